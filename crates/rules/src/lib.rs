@@ -1,0 +1,41 @@
+//! The rules of standard shogi, cannon shogi and dai dai shogi.
+//!
+//! Games are data ([`Variant`]), compiled once into attack tables ([`Rules`]);
+//! a [`Position`] follows one set of rules and generates legal moves, makes and
+//! unmakes them, and reads and writes SFEN and USI moves. No I/O.
+//!
+//! ```
+//! use banmen_rules::{rules_9x9, Position, SfenMode, VariantName};
+//! let rules = rules_9x9(VariantName::Shogi).unwrap();
+//! let mut pos = Position::from_sfen(rules, "startpos", SfenMode::Strict).unwrap();
+//! assert_eq!(pos.legal_moves().len(), 30);
+//! assert_eq!(pos.perft(2), 900);
+//! let m = pos.parse_move("7g7f").unwrap();
+//! pos.make_move(m);
+//! assert_eq!(pos.to_sfen(), "lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2");
+//! ```
+
+pub mod bitboard;
+pub mod game;
+pub mod movegen;
+pub mod movement;
+pub mod moves;
+pub mod piece;
+pub mod position;
+pub mod rules;
+pub mod sfen;
+pub mod square;
+pub mod usi;
+pub mod variant;
+
+pub use bitboard::{Bb128, Bb320, BitBoard};
+pub use game::{EnteringKingRule, Game, GameOptions, Outcome, Reason};
+pub use movegen::MoveList;
+pub use moves::Move;
+pub use piece::{Color, Kind, Piece};
+pub use position::{Hand, Position, Undo};
+pub use rules::{rules_9x9, KindInfo, Rules};
+pub use sfen::{SfenError, SfenMode, SfenProblem};
+pub use square::{Geometry, Square};
+pub use usi::{IllegalMove, MoveError, UsiMove, UsiSyntaxError};
+pub use variant::{Handicap, Variant, VariantName};

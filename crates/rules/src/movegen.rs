@@ -1,0 +1,424 @@
+//! Legal move generation, check detection and perft.
+//!
+//! Two paths over the same tables: for variants whose movements are all plain
+//! leaps and unlimited slides (standard shogi), legality comes from checkers
+//! and pins without making the move; otherwise (cannons, lions) pseudo-legal
+//! moves are made and tested.
+
+use crate::bitboard::BitBoard;
+use crate::moves::Move;
+use crate::piece::{Color, Kind, Piece};
+use crate::position::Position;
+use crate::rules::OPPOSITE;
+use crate::square::Square;
+
+/// A list of moves; reuse one across calls to avoid allocation.
+pub type MoveList = Vec<Move>;
+
+/// Enemy attackers gathered once per generation: leaping groups and the
+/// sliders along each direction.
+struct Attackers<B> {
+    groups: [(B, usize); 16],
+    n_groups: usize,
+    /// `sliders[d]`: pieces that slide without limit in board direction `d`.
+    sliders: [B; 8],
+}
+
+impl<B: BitBoard> Position<B> {
+    fn gather(&self, by: Color) -> Attackers<B> {
+        let r = self.rules;
+        let mut groups = [(B::EMPTY, 0usize); 16];
+        let mut n = 0;
+        for (members, rep) in &r.step_groups {
+            let mut b = B::EMPTY;
+            for &k in members {
+                b |= self.pieces(by, k);
+            }
+            if !b.is_empty() {
+                // Reverse look-up: the other colour's pattern from the target square.
+                groups[n] = (b, r.ck(!by, *rep) * r.squares);
+                n += 1;
+            }
+        }
+        let mut sliders = [B::EMPTY; 8];
+        for (d, s) in sliders.iter_mut().enumerate() {
+            for &k in &r.dir_sliders[by.index()][d] {
+                *s |= self.pieces(by, k);
+            }
+        }
+        Attackers {
+            groups,
+            n_groups: n,
+            sliders,
+        }
+    }
+
+    /// Pieces of `a.by` attacking `sq` by leaps and unlimited slides.
+    #[inline(always)]
+    fn simple_attackers(&self, a: &Attackers<B>, sq: Square, occ: B) -> B {
+        let r = self.rules;
+        let mut out = B::EMPTY;
+        for &(b, base) in &a.groups[..a.n_groups] {
+            out |= r.step[base + sq.index()] & b;
+        }
+        for d in 0..8 {
+            if a.sliders[d].is_empty() {
+                continue;
+            }
+            // A slider moving along `d` reaches `sq` from the opposite side.
+            if let Some(b) = r.first_blocker(OPPOSITE[d], sq, occ) {
+                if a.sliders[d].has(b) {
+                    out.set(b);
+                }
+            }
+        }
+        out
+    }
+
+    /// All pieces of `by` that could capture on `sq` with the given occupancy.
+    pub fn attackers_to(&self, sq: Square, by: Color, occ: B) -> B {
+        let a = self.gather(by);
+        let mut out = self.simple_attackers(&a, sq, occ) & occ;
+        let r = self.rules;
+        if r.simple {
+            return out;
+        }
+        for k in 0..r.kind_count() {
+            let kind = Kind(k as u8);
+            let mine = self.pieces(by, kind) & occ;
+            if mine.is_empty() {
+                continue;
+            }
+            let ck_rev = r.ck(!by, kind);
+            out |= r.step_capture[ck_rev * r.squares + sq.index()] & mine;
+            for m in &r.line_moves[r.ck(by, kind)] {
+                if !m.modality.captures() {
+                    continue;
+                }
+                let back = OPPOSITE[m.dir as usize];
+                let Some(first) = r.first_blocker(back, sq, occ) else {
+                    continue;
+                };
+                let attacker = if m.hop {
+                    match r.first_blocker(back, first, occ) {
+                        Some(b) => b,
+                        None => continue,
+                    }
+                } else {
+                    first
+                };
+                if mine.has(attacker) && r.within(back, sq, m.range).has(attacker) {
+                    out.set(attacker);
+                }
+            }
+        }
+        out
+    }
+
+    /// Whether `c`'s king is attacked (false if it has none).
+    pub fn is_king_attacked(&self, c: Color) -> bool {
+        match self.king_square(c) {
+            Some(k) => !self.attackers_to(k, !c, self.occupied()).is_empty(),
+            None => false,
+        }
+    }
+
+    /// Whether the side to move is in check.
+    pub fn in_check(&self) -> bool {
+        self.is_king_attacked(self.side)
+    }
+
+    /// The enemy pieces giving check to the side to move.
+    pub fn checkers(&self) -> B {
+        match self.king_square(self.side) {
+            Some(k) => self.attackers_to(k, !self.side, self.occupied()),
+            None => B::EMPTY,
+        }
+    }
+
+    /// Every legal move, appended to `out` (which is cleared first).
+    pub fn legal_moves_into(&self, out: &mut MoveList) {
+        out.clear();
+        if self.rules.simple {
+            self.generate_simple(out);
+        } else {
+            self.generate_pseudo(out);
+            let mut scratch = self.clone();
+            let us = self.side;
+            out.retain(|&m| {
+                let undo = scratch.make_move(m);
+                let ok = !scratch.is_king_attacked(us);
+                scratch.unmake_move(m, undo);
+                ok
+            });
+        }
+    }
+
+    /// Every legal move.
+    pub fn legal_moves(&self) -> MoveList {
+        let mut v = Vec::with_capacity(128);
+        self.legal_moves_into(&mut v);
+        v
+    }
+
+    /// Whether the side to move has any legal move.
+    pub fn has_legal_move(&self) -> bool {
+        !self.legal_moves().is_empty()
+    }
+
+    /// Whether `m` is legal here.
+    pub fn is_legal(&self, m: Move) -> bool {
+        self.legal_moves().contains(&m)
+    }
+
+    /// Pushes a board move and its promotion alternatives.
+    #[inline(always)]
+    fn push_board(&self, out: &mut MoveList, kind: Kind, from: Square, to: Square) {
+        let r = self.rules;
+        let us = self.side;
+        let ck = r.ck(us, kind);
+        let dead = r.variant.dead_pieces_illegal && r.dead[ck].has(to);
+        if r.kinds[kind.index()].promotes_to.is_some() {
+            let zone = r.zone[us.index()];
+            if zone.has(from) || zone.has(to) {
+                out.push(Move::board(from, to, true));
+            }
+        }
+        if !dead {
+            out.push(Move::board(from, to, false));
+        }
+    }
+
+    /// Standard-shogi-style generation: checkers and pins decide legality.
+    fn generate_simple(&self, out: &mut MoveList) {
+        let r = self.rules;
+        let us = self.side;
+        let them = !us;
+        let occ = self.occupied();
+        let own = self.by_color[us.index()];
+        let empty = r.board & !occ;
+        let enemies = self.gather(them);
+        let king = self.king_square(us);
+
+        let mut checkers = B::EMPTY;
+        let mut pinned = B::EMPTY;
+        if let Some(k) = king {
+            checkers = self.simple_attackers(&enemies, k, occ);
+            for d in 0..8 {
+                // Enemy sliders standing along `d` from the king, sliding back toward it.
+                let mut snipers = r.ray[d * r.squares + k.index()] & enemies.sliders[OPPOSITE[d]];
+                while let Some(s) = snipers.pop() {
+                    let b = r.between(k, s) & occ;
+                    if !b.more_than_one() && !(b & own).is_empty() {
+                        pinned |= b;
+                    }
+                }
+            }
+        }
+
+        // King moves.
+        if let Some(k) = king {
+            let royal = r.royal.expect("king");
+            let occ_without = occ ^ B::from_square(k);
+            let mut dests = r.step[r.ck(us, royal) * r.squares + k.index()] & !own;
+            while let Some(to) = dests.pop() {
+                if self.simple_attackers(&enemies, to, occ_without).is_empty() {
+                    out.push(Move::board(k, to, false));
+                }
+            }
+        }
+        if checkers.more_than_one() {
+            return;
+        }
+        let (move_target, drop_target) = match (king, checkers.is_empty()) {
+            (Some(k), false) => {
+                let c = checkers.lsb();
+                let block = r.between(k, c);
+                (block | checkers, block)
+            }
+            _ => (r.board & !own, empty),
+        };
+
+        for ki in 0..r.kind_count() {
+            let kind = Kind(ki as u8);
+            if Some(kind) == r.royal {
+                continue;
+            }
+            let mut pieces = self.pieces(us, kind);
+            if pieces.is_empty() {
+                continue;
+            }
+            let ck = r.ck(us, kind);
+            let mask = r.slide_mask[ck];
+            while let Some(from) = pieces.pop() {
+                let mut a = r.step[ck * r.squares + from.index()];
+                let mut m = mask;
+                while m != 0 {
+                    let d = m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    a |= r.slide(d, from, occ);
+                }
+                let mut dests = a & move_target;
+                if pinned.has(from) {
+                    dests &= r.line(king.expect("pinned implies king"), from);
+                }
+                while let Some(to) = dests.pop() {
+                    self.push_board(out, kind, from, to);
+                }
+            }
+        }
+
+        self.generate_drops(out, drop_target);
+    }
+
+    /// Drops onto `targets`, with the dead-piece, nifu and pawn-drop-mate rules.
+    fn generate_drops(&self, out: &mut MoveList, targets: B) {
+        let r = self.rules;
+        if !r.variant.drops || targets.is_empty() {
+            return;
+        }
+        let us = self.side;
+        let hand = &self.hands[us.index()];
+        for k in 0..r.n_base {
+            if hand[k] == 0 {
+                continue;
+            }
+            let kind = Kind(k as u8);
+            let mut squares = targets;
+            if r.variant.dead_pieces_illegal {
+                squares &= !r.dead[r.ck(us, kind)];
+            }
+            if Some(kind) == r.pawn {
+                if r.variant.nifu {
+                    let mut pawns = self.pieces(us, kind);
+                    while let Some(p) = pawns.pop() {
+                        squares &= !r.file_mask[p.index()];
+                    }
+                }
+                if r.variant.pawn_drop_mate_illegal {
+                    if let Some(ek) = self.king_square(!us) {
+                        // The one square from which our pawn would check.
+                        let front = r.step[r.ck(!us, kind) * r.squares + ek.index()] & squares;
+                        if !front.is_empty() && self.drop_mates(kind, front.lsb()) {
+                            squares ^= front;
+                        }
+                    }
+                }
+            }
+            while let Some(to) = squares.pop() {
+                out.push(Move::drop(kind, to));
+            }
+        }
+    }
+
+    /// Whether dropping `kind` on `to` leaves the opponent without a legal move.
+    pub(crate) fn drop_mates(&self, kind: Kind, to: Square) -> bool {
+        let after = self.after(Move::drop(kind, to));
+        after.in_check() && !after.has_legal_move()
+    }
+
+    /// Moves that obey piece movement and drop rules but may leave the king attacked.
+    pub(crate) fn pseudo_moves(&self) -> MoveList {
+        let mut v = Vec::with_capacity(128);
+        self.generate_pseudo(&mut v);
+        v
+    }
+
+    /// Pseudo-legal moves (own king may be left attacked) for variants with
+    /// restricted modalities, limited slides or hops.
+    fn generate_pseudo(&self, out: &mut MoveList) {
+        let r = self.rules;
+        let us = self.side;
+        let occ = self.occupied();
+        let own = self.by_color[us.index()];
+        let enemy = self.by_color[(!us).index()];
+        let empty = r.board & !occ;
+        for ki in 0..r.kind_count() {
+            let kind = Kind(ki as u8);
+            let mut pieces = self.pieces(us, kind);
+            if pieces.is_empty() {
+                continue;
+            }
+            let ck = r.ck(us, kind);
+            while let Some(from) = pieces.pop() {
+                let i = ck * r.squares + from.index();
+                let mut dests =
+                    (r.step[i] & !own) | (r.step_move[i] & empty) | (r.step_capture[i] & enemy);
+                let mut m = r.slide_mask[ck];
+                while m != 0 {
+                    let d = m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    dests |= r.slide(d, from, occ) & !own;
+                }
+                for lm in &r.line_moves[ck] {
+                    if lm.modality.moves() {
+                        dests |= r.line_targets(*lm, from, occ, false);
+                    }
+                    if lm.modality.captures() {
+                        dests |= r.line_targets(*lm, from, occ, true) & enemy;
+                    }
+                }
+                dests &= r.board;
+                while let Some(to) = dests.pop() {
+                    self.push_board(out, kind, from, to);
+                }
+            }
+        }
+        self.generate_drops(out, empty);
+    }
+
+    /// Counts leaf nodes `depth` plies deep (bulk-counted at the last ply).
+    pub fn perft(&mut self, depth: u32) -> u64 {
+        let mut lists: Vec<MoveList> = (0..depth.max(1)).map(|_| Vec::with_capacity(256)).collect();
+        self.perft_with(depth, &mut lists)
+    }
+
+    fn perft_with(&mut self, depth: u32, lists: &mut [MoveList]) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        let (list, rest) = lists.split_first_mut().expect("one list per ply");
+        self.legal_moves_into(list);
+        if depth == 1 {
+            return list.len() as u64;
+        }
+        let mut n = 0;
+        for i in 0..list.len() {
+            let m = list[i];
+            let undo = self.make_move(m);
+            n += self.perft_with(depth - 1, rest);
+            self.unmake_move(m, undo);
+        }
+        n
+    }
+
+    /// Per-root-move counts (`--divide`).
+    pub fn divide(&mut self, depth: u32) -> Vec<(Move, u64)> {
+        let moves = self.legal_moves();
+        moves
+            .into_iter()
+            .map(|m| {
+                let undo = self.make_move(m);
+                let n = if depth <= 1 { 1 } else { self.perft(depth - 1) };
+                self.unmake_move(m, undo);
+                (m, n)
+            })
+            .collect()
+    }
+
+    /// The piece a move moves or drops.
+    pub fn moving_piece(&self, m: Move) -> Option<Piece> {
+        match m.dropped() {
+            Some(kind) => Some(Piece {
+                color: self.side,
+                kind,
+            }),
+            None => self.piece_at(m.from_raw()),
+        }
+    }
+
+    /// Whether `m` (legal) gives check.
+    pub fn gives_check(&self, m: Move) -> bool {
+        self.after(m).in_check()
+    }
+}

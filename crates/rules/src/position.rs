@@ -1,0 +1,302 @@
+//! A position: board, hands, side to move; make and unmake.
+
+use crate::bitboard::BitBoard;
+use crate::moves::Move;
+use crate::piece::{Color, Kind, Piece};
+use crate::rules::Rules;
+use crate::square::Square;
+use std::fmt;
+
+/// The most base types that can be held in hand.
+pub const MAX_HAND_KINDS: usize = 16;
+
+/// Counts of pieces in hand per base kind.
+pub type Hand = [u8; MAX_HAND_KINDS];
+
+/// What [`Position::make_move`] returns so that [`Position::unmake_move`] can undo it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Undo {
+    captured: u8,
+    captured_mid: u8,
+    hash: u64,
+}
+
+/// A validated position of some variant.
+#[derive(Clone)]
+pub struct Position<B: BitBoard> {
+    pub(crate) rules: &'static Rules<B>,
+    pub(crate) board: B::Mailbox,
+    pub(crate) by_kind: B::KindBoards,
+    pub(crate) by_color: [B; 2],
+    pub(crate) hands: [Hand; 2],
+    pub(crate) side: Color,
+    pub(crate) move_number: u32,
+    pub(crate) hash: u64,
+}
+
+impl<B: BitBoard> PartialEq for Position<B> {
+    fn eq(&self, other: &Self) -> bool {
+        std::ptr::eq(self.rules, other.rules)
+            && self.board == other.board
+            && self.hands == other.hands
+            && self.side == other.side
+    }
+}
+
+impl<B: BitBoard> fmt::Debug for Position<B> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Position({})", self.to_sfen())
+    }
+}
+
+impl<B: BitBoard> Position<B> {
+    /// An empty board with empty hands, Black to move (for building positions).
+    pub(crate) fn empty(rules: &'static Rules<B>) -> Self {
+        Position {
+            rules,
+            board: B::empty_mailbox(),
+            by_kind: B::empty_kind_boards(),
+            by_color: [B::EMPTY; 2],
+            hands: [[0; MAX_HAND_KINDS]; 2],
+            side: Color::Black,
+            move_number: 1,
+            hash: 0,
+        }
+    }
+
+    /// The rules this position follows.
+    #[inline(always)]
+    pub fn rules(&self) -> &'static Rules<B> {
+        self.rules
+    }
+
+    /// The side to move.
+    #[inline(always)]
+    pub fn side_to_move(&self) -> Color {
+        self.side
+    }
+
+    /// The SFEN move number.
+    pub fn move_number(&self) -> u32 {
+        self.move_number
+    }
+
+    /// The Zobrist hash of board, hands and side to move (the repetition key).
+    #[inline(always)]
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// The piece on `sq`, if any.
+    #[inline(always)]
+    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
+        Piece::from_code(self.board.as_ref()[sq.index()])
+    }
+
+    /// Pieces of one colour.
+    #[inline(always)]
+    pub fn color_bb(&self, c: Color) -> B {
+        self.by_color[c.index()]
+    }
+
+    /// All pieces.
+    #[inline(always)]
+    pub fn occupied(&self) -> B {
+        self.by_color[0] | self.by_color[1]
+    }
+
+    /// Pieces of one colour and kind.
+    #[inline(always)]
+    pub fn pieces(&self, c: Color, k: Kind) -> B {
+        self.by_kind.as_ref()[c.index() * B::MAX_KINDS + k.index()]
+    }
+
+    /// How many pieces of base kind `k` `c` holds in hand.
+    #[inline(always)]
+    pub fn hand_count(&self, c: Color, k: Kind) -> u8 {
+        self.hands[c.index()][k.index()]
+    }
+
+    /// The hand of one side, indexed by base kind.
+    pub fn hand(&self, c: Color) -> &Hand {
+        &self.hands[c.index()]
+    }
+
+    /// The square of `c`'s king, if it has one (a tsume attacker has none).
+    #[inline(always)]
+    pub fn king_square(&self, c: Color) -> Option<Square> {
+        let k = self.rules.royal?;
+        let b = self.pieces(c, k);
+        if b.is_empty() {
+            None
+        } else {
+            Some(b.lsb())
+        }
+    }
+
+    #[inline(always)]
+    fn zobrist(&self, p: Piece, sq: Square) -> u64 {
+        self.rules.zobrist_board[self.rules.ck(p.color, p.kind) * self.rules.squares + sq.index()]
+    }
+
+    /// Puts a piece on an empty square, updating the hash.
+    #[inline(always)]
+    pub(crate) fn put(&mut self, p: Piece, sq: Square) {
+        let bit = B::from_square(sq);
+        self.board.as_mut()[sq.index()] = p.code();
+        self.by_kind.as_mut()[p.color.index() * B::MAX_KINDS + p.kind.index()] ^= bit;
+        self.by_color[p.color.index()] ^= bit;
+        self.hash ^= self.zobrist(p, sq);
+    }
+
+    /// Removes the piece on `sq`, updating the hash.
+    #[inline(always)]
+    pub(crate) fn remove(&mut self, p: Piece, sq: Square) {
+        let bit = B::from_square(sq);
+        self.board.as_mut()[sq.index()] = 0;
+        self.by_kind.as_mut()[p.color.index() * B::MAX_KINDS + p.kind.index()] ^= bit;
+        self.by_color[p.color.index()] ^= bit;
+        self.hash ^= self.zobrist(p, sq);
+    }
+
+    #[inline(always)]
+    pub(crate) fn add_to_hand(&mut self, c: Color, k: Kind) {
+        self.hands[c.index()][k.index()] += 1;
+        self.hash = self
+            .hash
+            .wrapping_add(self.rules.zobrist_hand[c.index()][k.index()]);
+    }
+
+    #[inline(always)]
+    pub(crate) fn take_from_hand(&mut self, c: Color, k: Kind) {
+        self.hands[c.index()][k.index()] -= 1;
+        self.hash = self
+            .hash
+            .wrapping_sub(self.rules.zobrist_hand[c.index()][k.index()]);
+    }
+
+    /// Recomputes the hash from scratch (used after building a position).
+    pub(crate) fn compute_hash(&self) -> u64 {
+        let mut h = 0u64;
+        for sq in self.rules.geometry.all() {
+            if let Some(p) = self.piece_at(sq) {
+                h ^= self.zobrist(p, sq);
+            }
+        }
+        for c in Color::ALL {
+            for k in 0..self.rules.n_base.min(MAX_HAND_KINDS) {
+                h = h.wrapping_add(
+                    self.rules.zobrist_hand[c.index()][k]
+                        .wrapping_mul(self.hands[c.index()][k] as u64),
+                );
+            }
+        }
+        if self.side == Color::White {
+            h ^= self.rules.zobrist_side;
+        }
+        h
+    }
+
+    /// Plays a move that must be legal (or at least pseudo-legal: see
+    /// [`Position::legal_moves`]). Returns what [`Position::unmake_move`] needs.
+    #[inline]
+    pub fn make_move(&mut self, m: Move) -> Undo {
+        let us = self.side;
+        let mut undo = Undo {
+            captured: 0,
+            captured_mid: 0,
+            hash: self.hash,
+        };
+        let to = m.to();
+        if let Some(k) = m.dropped() {
+            self.take_from_hand(us, k);
+            self.put(Piece { color: us, kind: k }, to);
+        } else {
+            let from = m.from_raw();
+            let code = self.board.as_ref()[from.index()];
+            let piece = Piece::from_code(code).expect("move from an empty square");
+            self.remove(piece, from);
+            if let Some(mid) = m.mid() {
+                let mc = self.board.as_ref()[mid.index()];
+                if let Some(victim) = Piece::from_code(mc) {
+                    undo.captured_mid = mc;
+                    self.remove(victim, mid);
+                }
+            }
+            let tc = self.board.as_ref()[to.index()];
+            if let Some(victim) = Piece::from_code(tc) {
+                undo.captured = tc;
+                self.remove(victim, to);
+                if self.rules.variant.drops {
+                    self.add_to_hand(us, self.rules.kind(victim.kind).base);
+                }
+            }
+            let kind = if m.is_promotion() {
+                self.rules.kind(piece.kind).promotes_to.expect("promotable")
+            } else {
+                piece.kind
+            };
+            self.put(Piece { color: us, kind }, to);
+        }
+        self.side = !us;
+        self.hash ^= self.rules.zobrist_side;
+        self.move_number += 1;
+        undo
+    }
+
+    /// Takes back `m`, which must be the last move made.
+    #[inline]
+    pub fn unmake_move(&mut self, m: Move, undo: Undo) {
+        let us = !self.side;
+        let to = m.to();
+        let moved = Piece::from_code(self.board.as_ref()[to.index()]).expect("moved piece");
+        self.board.as_mut()[to.index()] = 0;
+        let bit = B::from_square(to);
+        self.by_kind.as_mut()[us.index() * B::MAX_KINDS + moved.kind.index()] ^= bit;
+        self.by_color[us.index()] ^= bit;
+        if let Some(k) = m.dropped() {
+            self.hands[us.index()][k.index()] += 1;
+        } else {
+            let from = m.from_raw();
+            let kind = if m.is_promotion() {
+                self.rules.kind(moved.kind).base
+            } else {
+                moved.kind
+            };
+            self.place_raw(Piece { color: us, kind }, from);
+            if let Some(victim) = Piece::from_code(undo.captured) {
+                self.place_raw(victim, to);
+                if self.rules.variant.drops {
+                    self.hands[us.index()][self.rules.kind(victim.kind).base.index()] -= 1;
+                }
+            }
+            if let (Some(mid), Some(victim)) = (m.mid(), Piece::from_code(undo.captured_mid)) {
+                self.place_raw(victim, mid);
+            }
+        }
+        self.side = us;
+        self.hash = undo.hash;
+        self.move_number -= 1;
+    }
+
+    #[inline(always)]
+    fn place_raw(&mut self, p: Piece, sq: Square) {
+        let bit = B::from_square(sq);
+        self.board.as_mut()[sq.index()] = p.code();
+        self.by_kind.as_mut()[p.color.index() * B::MAX_KINDS + p.kind.index()] ^= bit;
+        self.by_color[p.color.index()] ^= bit;
+    }
+
+    /// Plays a move on a copy.
+    pub fn after(&self, m: Move) -> Self {
+        let mut p = self.clone();
+        p.make_move(m);
+        p
+    }
+
+    /// Passes the turn without moving (for null-move search and tests).
+    pub fn make_null_move(&mut self) {
+        self.side = !self.side;
+        self.hash ^= self.rules.zobrist_side;
+    }
+}

@@ -1,0 +1,539 @@
+//! A [`Variant`] compiled into attack tables for one board type.
+//!
+//! Built once per variant and kept for the life of the process (`&'static`), so
+//! positions carry a plain reference.
+
+use crate::bitboard::{Bb128, BitBoard};
+use crate::movement::{parse_betza, Atom, Modality};
+use crate::piece::{Color, Kind};
+use crate::square::{Geometry, Square};
+use crate::variant::{PromotionRule, Variant, VariantName};
+use std::sync::OnceLock;
+
+/// The eight line directions as (file delta, rank delta) on the board.
+/// Rank delta -1 is toward rank `a` (Black's forward).
+pub(crate) const DIRS: [(i32, i32); 8] = [
+    (0, -1),
+    (0, 1),
+    (1, 0),
+    (-1, 0),
+    (1, -1),
+    (-1, -1),
+    (1, 1),
+    (-1, 1),
+];
+
+/// The opposite of each direction in [`DIRS`].
+pub(crate) const OPPOSITE: [usize; 8] = [1, 0, 3, 2, 7, 6, 5, 4];
+
+/// Facts about one piece kind.
+#[derive(Clone, Debug)]
+pub struct KindInfo {
+    /// SFEN token: `P`, `+P`, `LN`, `+LN`.
+    pub code: String,
+    /// English name.
+    pub name: &'static str,
+    /// The base type this kind is or was.
+    pub base: Kind,
+    /// Whether this is a promoted form.
+    pub promoted: bool,
+    /// The kind it promotes to, if any.
+    pub promotes_to: Option<Kind>,
+    /// Whether it is royal.
+    pub royal: bool,
+    /// Impasse points.
+    pub impasse_points: u8,
+}
+
+/// A line movement of one kind for one colour: a slide or a hop.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct LineMove {
+    pub dir: u8,
+    /// 0 = unlimited.
+    pub range: u8,
+    pub modality: Modality,
+    pub hop: bool,
+}
+
+/// Attack tables for one variant on one board type.
+#[derive(Debug)]
+pub struct Rules<B: BitBoard> {
+    /// The variant these tables were made from.
+    pub variant: Variant,
+    /// Board size.
+    pub geometry: Geometry,
+    /// Every kind, base types first.
+    pub kinds: Vec<KindInfo>,
+    /// Number of base types (= hand slots).
+    pub n_base: usize,
+    pub(crate) squares: usize,
+    pub(crate) board: B,
+    pub(crate) delta: [i32; 8],
+    pub(crate) ray: Vec<B>,
+    /// `between[a * S + b]`: squares strictly between two aligned squares.
+    pub(crate) between: Vec<B>,
+    /// `line[a * S + b]`: the whole line through two aligned squares.
+    pub(crate) line: Vec<B>,
+    /// `[(color * K + kind) * S + sq]`: leaps that move and capture.
+    pub(crate) step: Vec<B>,
+    pub(crate) step_move: Vec<B>,
+    pub(crate) step_capture: Vec<B>,
+    /// `[color * K + kind]`: directions of unlimited slides that move and capture.
+    pub(crate) slide_mask: Vec<u8>,
+    /// `[color * K + kind]`: limited or restricted slides, and hops.
+    pub(crate) line_moves: Vec<Vec<LineMove>>,
+    /// `[(dir * S + sq) * (R + 1) + n]`: the first `n` squares of a ray.
+    pub(crate) ray_within: Vec<B>,
+    pub(crate) max_range: usize,
+    /// Whether every movement is a plain leap or unlimited slide that moves and
+    /// captures: then pins and checks decide legality without making the move.
+    pub(crate) simple: bool,
+    /// Kinds (per colour) that slide without limit in each board direction.
+    pub(crate) dir_sliders: [[Vec<Kind>; 8]; 2],
+    /// Groups of kinds with identical capturing leaps, with a representative.
+    pub(crate) step_groups: Vec<(Vec<Kind>, Kind)>,
+    /// Promotion zone per colour.
+    pub(crate) zone: [B; 2],
+    /// `[color * K + kind]`: squares where the kind could never move again.
+    pub(crate) dead: Vec<B>,
+    /// The file containing each square.
+    pub(crate) file_mask: Vec<B>,
+    pub(crate) royal: Option<Kind>,
+    pub(crate) pawn: Option<Kind>,
+    pub(crate) zobrist_board: Vec<u64>,
+    pub(crate) zobrist_hand: [Vec<u64>; 2],
+    pub(crate) zobrist_side: u64,
+}
+
+struct SplitMix(u64);
+impl SplitMix {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+}
+
+impl<B: BitBoard> Rules<B> {
+    /// Compiles a variant. Panics if the variant's own data is inconsistent
+    /// (a bad Betza string in a built-in table is a programming error).
+    pub fn new(variant: Variant) -> Rules<B> {
+        let g = variant.geometry;
+        let s = g.squares();
+        assert!(s <= B::CAPACITY, "board does not fit the bitboard");
+        let h = g.ranks as i32;
+        let delta = DIRS.map(|(df, dr)| df * h + dr);
+        let mut board = B::EMPTY;
+        for sq in g.all() {
+            board.set(sq);
+        }
+
+        // Kinds: base types, then promoted forms.
+        let n_base = variant.pieces.len();
+        let mut kinds: Vec<KindInfo> = Vec::new();
+        let mut betzas: Vec<&str> = Vec::new();
+        for (i, p) in variant.pieces.iter().enumerate() {
+            kinds.push(KindInfo {
+                code: p.code.to_string(),
+                name: p.name,
+                base: Kind(i as u8),
+                promoted: false,
+                promotes_to: None,
+                royal: p.royal,
+                impasse_points: p.impasse_points,
+            });
+            betzas.push(p.betza);
+        }
+        for (i, p) in variant.pieces.iter().enumerate() {
+            if let Some(pr) = &p.promoted {
+                let k = Kind(kinds.len() as u8);
+                kinds[i].promotes_to = Some(k);
+                kinds.push(KindInfo {
+                    code: format!("+{}", p.code),
+                    name: pr.name,
+                    base: Kind(i as u8),
+                    promoted: true,
+                    promotes_to: None,
+                    royal: false,
+                    impasse_points: p.impasse_points,
+                });
+                betzas.push(pr.betza);
+            }
+        }
+        let nk = kinds.len();
+        assert!(
+            nk <= B::MAX_KINDS,
+            "too many piece kinds for this board type"
+        );
+
+        let sq_at = |sq: Square, df: i32, dr: i32| -> Option<Square> {
+            g.square(g.file(sq) + df, g.rank(sq) + dr)
+        };
+
+        // Rays, between, line.
+        let mut ray = vec![B::EMPTY; 8 * s];
+        let max_range = g.files.max(g.ranks) as usize;
+        let mut ray_within = vec![B::EMPTY; 8 * s * (max_range + 1)];
+        for (d, &(df, dr)) in DIRS.iter().enumerate() {
+            for sq in g.all() {
+                let mut b = B::EMPTY;
+                let mut cur = sq;
+                let mut n = 0;
+                while let Some(next) = sq_at(cur, df, dr) {
+                    b.set(next);
+                    cur = next;
+                    n += 1;
+                    ray_within[(d * s + sq.index()) * (max_range + 1) + n] = b;
+                }
+                for m in n + 1..=max_range {
+                    ray_within[(d * s + sq.index()) * (max_range + 1) + m] = b;
+                }
+                ray[d * s + sq.index()] = b;
+            }
+        }
+        let mut between = vec![B::EMPTY; s * s];
+        let mut line = vec![B::EMPTY; s * s];
+        for a in g.all() {
+            for d in 0..8 {
+                let mut cur = a;
+                let mut btw = B::EMPTY;
+                let full =
+                    ray[d * s + a.index()] | ray[OPPOSITE[d] * s + a.index()] | B::from_square(a);
+                while let Some(next) = sq_at(cur, DIRS[d].0, DIRS[d].1) {
+                    between[a.index() * s + next.index()] = btw;
+                    line[a.index() * s + next.index()] = full;
+                    btw.set(next);
+                    cur = next;
+                }
+            }
+        }
+
+        // Movement tables.
+        let board_dir = |color: Color, dx: i8, dy: i8| -> (i32, i32) {
+            match color {
+                Color::Black => (dx as i32, -(dy as i32)),
+                Color::White => (-(dx as i32), dy as i32),
+            }
+        };
+        let mut step = vec![B::EMPTY; 2 * nk * s];
+        let mut step_move = vec![B::EMPTY; 2 * nk * s];
+        let mut step_capture = vec![B::EMPTY; 2 * nk * s];
+        let mut slide_mask = vec![0u8; 2 * nk];
+        let mut line_moves = vec![Vec::new(); 2 * nk];
+        let mut simple = true;
+        let mut dir_sliders: [[Vec<Kind>; 8]; 2] = Default::default();
+        for (k, betza) in betzas.iter().enumerate() {
+            let atoms = parse_betza(betza).unwrap_or_else(|e| panic!("{}: {e}", kinds[k].code));
+            for color in Color::ALL {
+                let ck = color.index() * nk + k;
+                for atom in &atoms {
+                    match *atom {
+                        Atom::Leap { dx, dy, modality } => {
+                            let (df, dr) = board_dir(color, dx, dy);
+                            let table = match modality {
+                                Modality::Both => &mut step,
+                                Modality::MoveOnly => &mut step_move,
+                                Modality::CaptureOnly => &mut step_capture,
+                            };
+                            if modality != Modality::Both {
+                                simple = false;
+                            }
+                            for sq in g.all() {
+                                if let Some(t) = sq_at(sq, df, dr) {
+                                    table[ck * s + sq.index()].set(t);
+                                }
+                            }
+                        }
+                        Atom::Slide {
+                            dx,
+                            dy,
+                            range,
+                            modality,
+                        }
+                        | Atom::Hop {
+                            dx,
+                            dy,
+                            range,
+                            modality,
+                        } => {
+                            let hop = matches!(atom, Atom::Hop { .. });
+                            let bd = board_dir(color, dx, dy);
+                            let dir = DIRS.iter().position(|&d| d == bd).expect("king direction");
+                            if !hop && range == 0 && modality == Modality::Both {
+                                slide_mask[ck] |= 1 << dir;
+                                dir_sliders[color.index()][dir].push(Kind(k as u8));
+                            } else {
+                                simple = false;
+                                line_moves[ck].push(LineMove {
+                                    dir: dir as u8,
+                                    range,
+                                    modality,
+                                    hop,
+                                });
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        // Kinds whose capturing leaps are identical share one group (gold and its likes).
+        let mut step_groups: Vec<(Vec<Kind>, Kind)> = Vec::new();
+        for k in 0..nk {
+            let table = |c: usize, k: usize| &step[(c * nk + k) * s..(c * nk + k + 1) * s];
+            if table(0, k).iter().all(B::is_empty) {
+                continue;
+            }
+            match step_groups
+                .iter_mut()
+                .find(|(_, rep)| table(0, rep.index()) == table(0, k))
+            {
+                Some((members, _)) => members.push(Kind(k as u8)),
+                None => step_groups.push((vec![Kind(k as u8)], Kind(k as u8))),
+            }
+        }
+
+        // Zones and dead squares.
+        let mut rank_mask = vec![B::EMPTY; g.ranks as usize];
+        let mut file_mask = vec![B::EMPTY; s];
+        for sq in g.all() {
+            rank_mask[g.rank(sq) as usize].set(sq);
+        }
+        for sq in g.all() {
+            for t in g.all() {
+                if g.file(t) == g.file(sq) {
+                    file_mask[sq.index()].set(t);
+                }
+            }
+        }
+        let mut zone = [B::EMPTY; 2];
+        if let PromotionRule::Zone { depth } = variant.promotion {
+            for r in 0..depth as usize {
+                zone[0] |= rank_mask[r];
+                zone[1] |= rank_mask[g.ranks as usize - 1 - r];
+            }
+        }
+        let mut dead = vec![B::EMPTY; 2 * nk];
+        for color in Color::ALL {
+            for k in 0..nk {
+                let ck = color.index() * nk + k;
+                for sq in g.all() {
+                    let i = ck * s + sq.index();
+                    let any_leap = !(step[i] | step_move[i] | step_capture[i]).is_empty();
+                    let any_line = (0..8).any(|d| {
+                        (slide_mask[ck] >> d) & 1 == 1 && !ray[d * s + sq.index()].is_empty()
+                    }) || line_moves[ck].iter().any(|m| {
+                        let r = ray[m.dir as usize * s + sq.index()];
+                        // A hop needs at least two squares on its line.
+                        if m.hop {
+                            r.more_than_one()
+                        } else {
+                            !r.is_empty()
+                        }
+                    });
+                    if !any_leap && !any_line {
+                        dead[ck].set(sq);
+                    }
+                }
+            }
+        }
+
+        // Zobrist keys, fixed per variant so hashes are stable across runs.
+        let mut rng = SplitMix(0x6261_6E6D_656E ^ (variant.name as u64) << 48);
+        let zobrist_board = (0..2 * nk * s).map(|_| rng.next()).collect();
+        let zobrist_hand = [
+            (0..n_base).map(|_| rng.next()).collect(),
+            (0..n_base).map(|_| rng.next()).collect(),
+        ];
+        let zobrist_side = rng.next();
+
+        let royal = kinds.iter().position(|k| k.royal).map(|i| Kind(i as u8));
+        let pawn = variant
+            .pawn
+            .and_then(|code| kinds.iter().position(|k| k.code == code))
+            .map(|i| Kind(i as u8));
+
+        Rules {
+            geometry: g,
+            n_base,
+            squares: s,
+            board,
+            delta,
+            ray,
+            between,
+            line,
+            step,
+            step_move,
+            step_capture,
+            slide_mask,
+            line_moves,
+            ray_within,
+            max_range,
+            simple,
+            dir_sliders,
+            step_groups,
+            zone,
+            dead,
+            file_mask,
+            royal,
+            pawn,
+            zobrist_board,
+            zobrist_hand,
+            zobrist_side,
+            kinds,
+            variant,
+        }
+    }
+
+    /// Number of kinds.
+    #[inline(always)]
+    pub fn kind_count(&self) -> usize {
+        self.kinds.len()
+    }
+
+    /// The kind with this SFEN token (`P`, `+R`), upper case.
+    pub fn kind_by_code(&self, code: &str) -> Option<Kind> {
+        self.kinds
+            .iter()
+            .position(|k| k.code == code)
+            .map(|i| Kind(i as u8))
+    }
+
+    /// Facts about a kind.
+    #[inline(always)]
+    pub fn kind(&self, k: Kind) -> &KindInfo {
+        &self.kinds[k.index()]
+    }
+
+    /// All squares of the board.
+    #[inline(always)]
+    pub fn board_mask(&self) -> B {
+        self.board
+    }
+
+    /// The promotion zone of `color` (empty when promotion is on capture).
+    #[inline(always)]
+    pub fn zone(&self, color: Color) -> B {
+        self.zone[color.index()]
+    }
+
+    #[inline(always)]
+    pub(crate) fn ck(&self, color: Color, kind: Kind) -> usize {
+        color.index() * self.kinds.len() + kind.index()
+    }
+
+    /// Squares where `kind` of `color` could never move again.
+    #[inline(always)]
+    pub fn dead_squares(&self, color: Color, kind: Kind) -> B {
+        self.dead[self.ck(color, kind)]
+    }
+
+    /// The unlimited slide along direction `d` from `sq`, stopping at (and
+    /// including) the first occupied square.
+    #[inline(always)]
+    pub(crate) fn slide(&self, d: usize, sq: Square, occ: B) -> B {
+        let r = self.ray[d * self.squares + sq.index()];
+        let blockers = r & occ;
+        if blockers.is_empty() {
+            r
+        } else {
+            let first = if self.delta[d] > 0 {
+                blockers.lsb()
+            } else {
+                blockers.msb()
+            };
+            r ^ self.ray[d * self.squares + first.index()]
+        }
+    }
+
+    /// The first occupied square along direction `d` from `sq`.
+    #[inline(always)]
+    pub(crate) fn first_blocker(&self, d: usize, sq: Square, occ: B) -> Option<Square> {
+        let blockers = self.ray[d * self.squares + sq.index()] & occ;
+        if blockers.is_empty() {
+            None
+        } else if self.delta[d] > 0 {
+            Some(blockers.lsb())
+        } else {
+            Some(blockers.msb())
+        }
+    }
+
+    /// The first `n` squares of the ray along `d` from `sq` (`n` = 0: the whole ray).
+    #[inline(always)]
+    pub(crate) fn within(&self, d: usize, sq: Square, n: u8) -> B {
+        let n = if n == 0 {
+            self.max_range
+        } else {
+            (n as usize).min(self.max_range)
+        };
+        self.ray_within[(d * self.squares + sq.index()) * (self.max_range + 1) + n]
+    }
+
+    /// Squares strictly between two aligned squares (empty if not aligned).
+    #[inline(always)]
+    pub fn between(&self, a: Square, b: Square) -> B {
+        self.between[a.index() * self.squares + b.index()]
+    }
+
+    /// The line through two aligned squares (empty if not aligned).
+    #[inline(always)]
+    pub fn line(&self, a: Square, b: Square) -> B {
+        self.line[a.index() * self.squares + b.index()]
+    }
+
+    /// The squares `kind` of `color` on `sq` attacks (may capture on) given the occupancy.
+    pub fn attacks(&self, color: Color, kind: Kind, sq: Square, occ: B) -> B {
+        let ck = self.ck(color, kind);
+        let i = ck * self.squares + sq.index();
+        let mut a = self.step[i] | self.step_capture[i];
+        let mut mask = self.slide_mask[ck];
+        while mask != 0 {
+            let d = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            a |= self.slide(d, sq, occ);
+        }
+        for m in &self.line_moves[ck] {
+            if !m.modality.captures() {
+                continue;
+            }
+            a |= self.line_targets(*m, sq, occ, true);
+        }
+        a
+    }
+
+    /// Squares reached by a slide or hop: with `captures`, the square it could
+    /// capture on (whoever stands there); otherwise the empty squares it may move to.
+    #[inline]
+    pub(crate) fn line_targets(&self, m: LineMove, sq: Square, occ: B, captures: bool) -> B {
+        let d = m.dir as usize;
+        let limit = self.within(d, sq, m.range);
+        if !m.hop {
+            let reach = self.slide(d, sq, occ) & limit;
+            return if captures { reach & occ } else { reach & !occ };
+        }
+        let Some(screen) = self.first_blocker(d, sq, occ) else {
+            return B::EMPTY;
+        };
+        let beyond = self.slide(d, screen, occ) & limit;
+        if captures {
+            beyond & occ
+        } else {
+            beyond & !occ
+        }
+    }
+}
+
+static STANDARD: OnceLock<Rules<Bb128>> = OnceLock::new();
+
+/// The compiled rules of a 9x9 variant with default options.
+pub fn rules_9x9(name: VariantName) -> Option<&'static Rules<Bb128>> {
+    match name {
+        VariantName::Shogi => Some(
+            STANDARD
+                .get_or_init(|| Rules::new(Variant::get(VariantName::Shogi).expect("built in"))),
+        ),
+        _ => None,
+    }
+}

@@ -1,0 +1,165 @@
+//! Games as data: a [`Variant`] lists the board, the pieces by their movement
+//! and the switches that make each game different (DESIGN.md: "A game is data").
+
+mod standard;
+
+use crate::square::Geometry;
+use std::fmt;
+use std::str::FromStr;
+
+/// A base piece type of a variant.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PieceType {
+    /// SFEN letters, upper case (`P`, `LN`).
+    pub code: &'static str,
+    /// English name.
+    pub name: &'static str,
+    /// Movement in Betza notation (see [`crate::movement`]).
+    pub betza: &'static str,
+    /// The promoted form, if the piece promotes.
+    pub promoted: Option<PromotedForm>,
+    /// Whether losing it loses the game (the king).
+    pub royal: bool,
+    /// Impasse (jishogi) points for this piece, promoted or not.
+    pub impasse_points: u8,
+}
+
+/// A promoted form of a base type.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PromotedForm {
+    /// English name.
+    pub name: &'static str,
+    /// Movement in Betza notation.
+    pub betza: &'static str,
+}
+
+/// When pieces promote.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PromotionRule {
+    /// Optional on a move that starts or ends within `depth` ranks of the far side.
+    Zone {
+        /// How many ranks the zone has.
+        depth: u8,
+    },
+    /// Mandatory at the end of a capturing move (dai dai shogi).
+    OnCapture,
+}
+
+/// A named handicap start position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Handicap {
+    /// The name used on the command line and in the API (`rook`, `two-pieces`).
+    pub name: &'static str,
+    /// The Japanese name, as in KIF `手合割`.
+    pub japanese: &'static str,
+    /// Its SFEN.
+    pub sfen: &'static str,
+}
+
+/// The game names used everywhere: CLI `--variant`, USI `USI_Variant`, web API.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum VariantName {
+    /// Standard shogi (`shogi`).
+    Shogi,
+    /// Cannon shogi (`cannonshogi`).
+    CannonShogi,
+    /// Dai dai shogi (`daidaishogi`).
+    DaiDaiShogi,
+}
+
+impl VariantName {
+    /// The name as users type it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            VariantName::Shogi => "shogi",
+            VariantName::CannonShogi => "cannonshogi",
+            VariantName::DaiDaiShogi => "daidaishogi",
+        }
+    }
+}
+
+impl fmt::Display for VariantName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// An unknown game name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownVariant(pub String);
+
+impl fmt::Display for UnknownVariant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "unknown variant '{}' (expected shogi, cannonshogi or daidaishogi)",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for UnknownVariant {}
+
+impl FromStr for VariantName {
+    type Err = UnknownVariant;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "shogi" => Ok(VariantName::Shogi),
+            "cannonshogi" => Ok(VariantName::CannonShogi),
+            "daidaishogi" => Ok(VariantName::DaiDaiShogi),
+            _ => Err(UnknownVariant(s.to_string())),
+        }
+    }
+}
+
+/// A complete description of one game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Variant {
+    /// The game's name.
+    pub name: VariantName,
+    /// Board size.
+    pub geometry: Geometry,
+    /// Base piece types; their order is the SFEN hand order.
+    pub pieces: Vec<PieceType>,
+    /// When pieces promote.
+    pub promotion: PromotionRule,
+    /// Whether captured pieces go to hand and may be dropped.
+    pub drops: bool,
+    /// The code of the pawn, for the pawn rules below.
+    pub pawn: Option<&'static str>,
+    /// Nifu: no drop of a pawn on a file with an unpromoted own pawn.
+    pub nifu: bool,
+    /// Uchifuzume: a pawn drop may not give checkmate.
+    pub pawn_drop_mate_illegal: bool,
+    /// No move or drop may leave a piece where it can never move again
+    /// (compulsory promotion; no pawn drop on the last rank...).
+    pub dead_pieces_illegal: bool,
+    /// Impasse points a side needs not to lose (24 in shogi, 38 in cannon shogi).
+    pub impasse_threshold: Option<u8>,
+    /// The even-game start position.
+    pub start_sfen: &'static str,
+    /// Named handicap start positions.
+    pub handicaps: Vec<Handicap>,
+}
+
+impl Variant {
+    /// The variant of that name with its default rules.
+    pub fn get(name: VariantName) -> Option<Variant> {
+        match name {
+            VariantName::Shogi => Some(standard::standard()),
+            VariantName::CannonShogi | VariantName::DaiDaiShogi => None,
+        }
+    }
+
+    /// Standard shogi.
+    pub fn standard() -> Variant {
+        standard::standard()
+    }
+
+    /// The handicap of that name (`rook`, `two-pieces`...) or Japanese name.
+    pub fn handicap(&self, name: &str) -> Option<&Handicap> {
+        self.handicaps
+            .iter()
+            .find(|h| h.name == name || h.japanese == name)
+    }
+}
