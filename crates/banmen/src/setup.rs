@@ -1,7 +1,7 @@
 //! Choosing a game and a position from command-line arguments.
 
 use crate::board_text;
-use banmen_rules::{rules_9x9, Bb128, Position, SfenMode, VariantName};
+use banmen_rules::{rules_9x9_with, Bb128, Position, SfenMode, VariantName};
 use clap::Args;
 
 /// The game and position arguments shared by several commands.
@@ -30,14 +30,8 @@ pub struct PositionArgs {
 /// Builds the position the arguments describe.
 pub fn position(args: &PositionArgs) -> Result<Position<Bb128>, String> {
     let name: VariantName = args.variant.parse().map_err(|e| format!("{e}"))?;
-    let rules = rules_9x9(name).ok_or_else(|| {
-        format!("variant '{name}' is not implemented yet (only 'shogi' is available so far)")
-    })?;
-    if let Some(r) = &args.rules {
-        if !r.trim().is_empty() {
-            return Err(format!("'{name}' has no rule options (got --rules {r})"));
-        }
-    }
+    let rules =
+        rules_9x9_with(name, args.rules.as_deref().unwrap_or("")).map_err(|e| e.to_string())?;
     let sfen = match (&args.sfen, &args.handicap) {
         (Some(s), _) => s.clone(),
         (None, Some(h)) => {

@@ -16,12 +16,18 @@ use crate::square::Square;
 pub type MoveList = Vec<Move>;
 
 /// Enemy attackers gathered once per generation: leaping groups and the
-/// sliders along each direction.
+/// line pieces along each direction.
 struct Attackers<B> {
+    /// (pieces, offset of the reverse leap table) for leaps that capture.
     groups: [(B, usize); 16],
     n_groups: usize,
-    /// `sliders[d]`: pieces that slide without limit in board direction `d`.
+    /// `sliders[d]`: pieces that capture by an unlimited slide in board direction `d`.
     sliders: [B; 8],
+    /// `hoppers[d]`: pieces that capture by an unlimited hop in direction `d`.
+    hoppers: [B; 8],
+    /// (pieces, direction, range, hop) for range-limited capturing lines.
+    limited: [(B, u8, u8, bool); 16],
+    n_limited: usize,
 }
 
 impl<B: BitBoard> Position<B> {
@@ -29,47 +35,100 @@ impl<B: BitBoard> Position<B> {
         let r = self.rules;
         let mut groups = [(B::EMPTY, 0usize); 16];
         let mut n = 0;
-        for (members, rep) in &r.step_groups {
+        for (table, list) in [(0usize, &r.step_groups), (1, &r.capture_step_groups)] {
+            for (members, rep) in list {
+                let mut b = B::EMPTY;
+                for &k in members {
+                    b |= self.pieces(by, k);
+                }
+                if !b.is_empty() && n < groups.len() {
+                    // Reverse look-up: the other colour's pattern from the target
+                    // square. Offsets into `step_capture` are marked by the high bit.
+                    groups[n] = (b, (r.ck(!by, *rep) * r.squares) | table << 63);
+                    n += 1;
+                }
+            }
+        }
+        let mut sliders = [B::EMPTY; 8];
+        let mut hoppers = [B::EMPTY; 8];
+        for d in 0..8 {
+            for &k in &r.dir_sliders[by.index()][d] {
+                sliders[d] |= self.pieces(by, k);
+            }
+            for &k in &r.dir_hoppers[by.index()][d] {
+                hoppers[d] |= self.pieces(by, k);
+            }
+        }
+        let mut limited = [(B::EMPTY, 0u8, 0u8, false); 16];
+        let mut n_limited = 0;
+        for (members, dir, range, hop) in &r.limited_lines[by.index()] {
             let mut b = B::EMPTY;
             for &k in members {
                 b |= self.pieces(by, k);
             }
-            if !b.is_empty() {
-                // Reverse look-up: the other colour's pattern from the target square.
-                groups[n] = (b, r.ck(!by, *rep) * r.squares);
-                n += 1;
-            }
-        }
-        let mut sliders = [B::EMPTY; 8];
-        for (d, s) in sliders.iter_mut().enumerate() {
-            for &k in &r.dir_sliders[by.index()][d] {
-                *s |= self.pieces(by, k);
+            if !b.is_empty() && n_limited < limited.len() {
+                limited[n_limited] = (b, *dir, *range, *hop);
+                n_limited += 1;
             }
         }
         Attackers {
             groups,
             n_groups: n,
             sliders,
+            hoppers,
+            limited,
+            n_limited,
         }
     }
 
-    /// Pieces of `a.by` attacking `sq` by leaps and unlimited slides.
+    /// Pieces in `a` that could capture on `sq` with occupancy `occ`. The caller
+    /// masks out pieces that are no longer there (a square just captured on).
     #[inline(always)]
-    fn simple_attackers(&self, a: &Attackers<B>, sq: Square, occ: B) -> B {
+    fn attackers_with(&self, a: &Attackers<B>, sq: Square, occ: B) -> B {
         let r = self.rules;
         let mut out = B::EMPTY;
         for &(b, base) in &a.groups[..a.n_groups] {
-            out |= r.step[base + sq.index()] & b;
+            let table = if base >> 63 == 0 {
+                &r.step
+            } else {
+                &r.step_capture
+            };
+            out |= table[(base & !(1 << 63)) + sq.index()] & b;
         }
         for d in 0..8 {
-            if a.sliders[d].is_empty() {
+            let (s, h) = (a.sliders[d], a.hoppers[d]);
+            if s.is_empty() && h.is_empty() {
                 continue;
             }
-            // A slider moving along `d` reaches `sq` from the opposite side.
+            // A piece moving along `d` reaches `sq` from the opposite side.
             if let Some(b) = r.first_blocker(OPPOSITE[d], sq, occ) {
-                if a.sliders[d].has(b) {
+                if s.has(b) {
                     out.set(b);
                 }
+                if !h.is_empty() {
+                    if let Some(b2) = r.first_blocker(OPPOSITE[d], b, occ) {
+                        if h.has(b2) {
+                            out.set(b2);
+                        }
+                    }
+                }
+            }
+        }
+        for &(b, dir, range, hop) in &a.limited[..a.n_limited] {
+            let back = OPPOSITE[dir as usize];
+            let Some(first) = r.first_blocker(back, sq, occ) else {
+                continue;
+            };
+            let attacker = if hop {
+                match r.first_blocker(back, first, occ) {
+                    Some(x) => x,
+                    None => continue,
+                }
+            } else {
+                first
+            };
+            if b.has(attacker) && r.within(back, sq, range).has(attacker) {
+                out.set(attacker);
             }
         }
         out
@@ -78,41 +137,7 @@ impl<B: BitBoard> Position<B> {
     /// All pieces of `by` that could capture on `sq` with the given occupancy.
     pub fn attackers_to(&self, sq: Square, by: Color, occ: B) -> B {
         let a = self.gather(by);
-        let mut out = self.simple_attackers(&a, sq, occ) & occ;
-        let r = self.rules;
-        if r.simple {
-            return out;
-        }
-        for k in 0..r.kind_count() {
-            let kind = Kind(k as u8);
-            let mine = self.pieces(by, kind) & occ;
-            if mine.is_empty() {
-                continue;
-            }
-            let ck_rev = r.ck(!by, kind);
-            out |= r.step_capture[ck_rev * r.squares + sq.index()] & mine;
-            for m in &r.line_moves[r.ck(by, kind)] {
-                if !m.modality.captures() {
-                    continue;
-                }
-                let back = OPPOSITE[m.dir as usize];
-                let Some(first) = r.first_blocker(back, sq, occ) else {
-                    continue;
-                };
-                let attacker = if m.hop {
-                    match r.first_blocker(back, first, occ) {
-                        Some(b) => b,
-                        None => continue,
-                    }
-                } else {
-                    first
-                };
-                if mine.has(attacker) && r.within(back, sq, m.range).has(attacker) {
-                    out.set(attacker);
-                }
-            }
-        }
-        out
+        self.attackers_with(&a, sq, occ) & occ
     }
 
     /// Whether `c`'s king is attacked (false if it has none).
@@ -143,15 +168,70 @@ impl<B: BitBoard> Position<B> {
             self.generate_simple(out);
         } else {
             self.generate_pseudo(out);
-            let mut scratch = self.clone();
-            let us = self.side;
-            out.retain(|&m| {
-                let undo = scratch.make_move(m);
-                let ok = !scratch.is_king_attacked(us);
-                scratch.unmake_move(m, undo);
-                ok
-            });
+            self.retain_legal(out);
         }
+    }
+
+    /// Keeps the pseudo-legal moves that do not leave the mover's king
+    /// attacked. A move that touches no line through the king, made while not
+    /// in check, cannot expose the king: only line attacks (slides, hops)
+    /// depend on occupancy, and a capture only removes attackers.
+    fn retain_legal(&self, out: &mut MoveList) {
+        let r = self.rules;
+        let us = self.side;
+        let Some(k) = self.king_square(us) else {
+            return;
+        };
+        let occ = self.occupied();
+        let enemies = self.gather(!us);
+        let in_check = !(self.attackers_with(&enemies, k, occ) & occ).is_empty();
+        let mut lines = B::EMPTY;
+        for d in 0..8 {
+            lines |= r.ray[d * r.squares + k.index()];
+        }
+        let king_bit = B::from_square(k);
+        out.retain(|&m| {
+            let to = m.to();
+            let to_bit = B::from_square(to);
+            match m.from() {
+                None => {
+                    if !in_check && !lines.has(to) {
+                        return true;
+                    }
+                    (self.attackers_with(&enemies, k, occ | to_bit) & !to_bit & occ).is_empty()
+                }
+                Some(from) if from == k => {
+                    let occ2 = (occ ^ king_bit) | to_bit;
+                    (self.attackers_with(&enemies, to, occ2) & !to_bit & occ).is_empty()
+                }
+                Some(from) => {
+                    let mid = m.mid().map(B::from_square).unwrap_or(B::EMPTY);
+                    if !in_check && !lines.has(from) && !lines.has(to) && (mid & lines).is_empty() {
+                        return true;
+                    }
+                    let captured = to_bit | (mid & occ);
+                    let occ2 = ((occ ^ B::from_square(from)) & !mid) | to_bit;
+                    (self.attackers_with(&enemies, k, occ2) & !captured & occ).is_empty()
+                }
+            }
+        });
+    }
+
+    /// Every legal move, found the slow way: every pseudo-legal move is made
+    /// and kept if the mover's king is then not attacked. A reference for tests
+    /// of the fast path; not for play.
+    #[doc(hidden)]
+    pub fn legal_moves_reference(&self) -> MoveList {
+        let mut out = self.pseudo_moves();
+        let mut scratch = self.clone();
+        let us = self.side;
+        out.retain(|&m| {
+            let undo = scratch.make_move(m);
+            let ok = !scratch.is_king_attacked(us);
+            scratch.unmake_move(m, undo);
+            ok
+        });
+        out
     }
 
     /// Every legal move.
@@ -203,7 +283,7 @@ impl<B: BitBoard> Position<B> {
         let mut checkers = B::EMPTY;
         let mut pinned = B::EMPTY;
         if let Some(k) = king {
-            checkers = self.simple_attackers(&enemies, k, occ);
+            checkers = self.attackers_with(&enemies, k, occ);
             for d in 0..8 {
                 // Enemy sliders standing along `d` from the king, sliding back toward it.
                 let mut snipers = r.ray[d * r.squares + k.index()] & enemies.sliders[OPPOSITE[d]];
@@ -222,7 +302,7 @@ impl<B: BitBoard> Position<B> {
             let occ_without = occ ^ B::from_square(k);
             let mut dests = r.step[r.ck(us, royal) * r.squares + k.index()] & !own;
             while let Some(to) = dests.pop() {
-                if self.simple_attackers(&enemies, to, occ_without).is_empty() {
+                if self.attackers_with(&enemies, to, occ_without).is_empty() {
                     out.push(Move::board(k, to, false));
                 }
             }

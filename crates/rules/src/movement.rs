@@ -137,15 +137,26 @@ fn matches(group: &str, dx: i8, dy: i8) -> bool {
     }
 }
 
-/// Splits a direction prefix into groups, two-letter forms first.
-fn direction_groups(prefix: &str) -> Result<Vec<String>, BetzaError> {
-    const PAIRS: [&str; 12] = [
+/// Splits a direction prefix into groups. Two-letter forms exist only where
+/// Betza gives them a meaning: all of them for oblique atoms (N), the
+/// diagonal quarters (`fl`...) for diagonal atoms, none for orthogonal ones
+/// (where `fs` is forward plus sideways).
+fn direction_groups(prefix: &str, a: i8, b: i8) -> Result<Vec<String>, BetzaError> {
+    const OBLIQUE: [&str; 12] = [
         "ff", "bb", "ll", "rr", "fs", "bs", "lv", "rv", "fl", "fr", "bl", "br",
     ];
+    const DIAGONAL: [&str; 4] = ["fl", "fr", "bl", "br"];
+    let pairs: &[&str] = if b == 0 {
+        &[]
+    } else if a == b {
+        &DIAGONAL
+    } else {
+        &OBLIQUE
+    };
     let mut out = Vec::new();
     let mut rest = prefix;
     while !rest.is_empty() {
-        if rest.len() >= 2 && PAIRS.contains(&&rest[..2]) {
+        if rest.len() >= 2 && pairs.contains(&&rest[..2]) {
             out.push(rest[..2].to_string());
             rest = &rest[2..];
         } else {
@@ -218,10 +229,10 @@ pub fn parse_betza(text: &str) -> Result<Vec<Atom>, BetzaError> {
                 .map_err(|_| BetzaError(format!("bad range in '{text}'")))?;
             rider = true;
         }
-        let groups = direction_groups(&dirs)?;
         let mut selected = 0;
         for b in base {
             let (a, c) = base_vector(b).expect("checked above");
+            let groups = direction_groups(&dirs, a, c)?;
             for (dx, dy) in images(a, c) {
                 if !groups.is_empty() && !groups.iter().any(|g| matches(g, dx, dy)) {
                     continue;

@@ -7,8 +7,9 @@ use crate::bitboard::{Bb128, BitBoard};
 use crate::movement::{parse_betza, Atom, Modality};
 use crate::piece::{Color, Kind};
 use crate::square::{Geometry, Square};
+use crate::variant::RulesError;
 use crate::variant::{PromotionRule, Variant, VariantName};
-use std::sync::OnceLock;
+use std::sync::Mutex;
 
 /// The eight line directions as (file delta, rank delta) on the board.
 /// Rank delta -1 is toward rank `a` (Black's forward).
@@ -90,6 +91,12 @@ pub struct Rules<B: BitBoard> {
     pub(crate) simple: bool,
     /// Kinds (per colour) that slide without limit in each board direction.
     pub(crate) dir_sliders: [[Vec<Kind>; 8]; 2],
+    /// Kinds (per colour) that capture by an unlimited hop in each board direction.
+    pub(crate) dir_hoppers: [[Vec<Kind>; 8]; 2],
+    /// Kinds (per colour) that capture along a line with a range limit.
+    pub(crate) limited_lines: [Vec<LimitedLine>; 2],
+    /// Groups of kinds with identical capture-only leaps.
+    pub(crate) capture_step_groups: Vec<(Vec<Kind>, Kind)>,
     /// Groups of kinds with identical capturing leaps, with a representative.
     pub(crate) step_groups: Vec<(Vec<Kind>, Kind)>,
     /// Promotion zone per colour.
@@ -103,6 +110,33 @@ pub struct Rules<B: BitBoard> {
     pub(crate) zobrist_board: Vec<u64>,
     pub(crate) zobrist_hand: [Vec<u64>; 2],
     pub(crate) zobrist_side: u64,
+}
+
+/// Kinds sharing a range-limited capturing line: (kinds, direction, range, hop).
+pub(crate) type LimitedLine = (Vec<Kind>, u8, u8, bool);
+
+/// Groups kinds whose leap tables (for both colours) are identical.
+fn leap_groups<B: BitBoard>(table: &[B], nk: usize, s: usize) -> Vec<(Vec<Kind>, Kind)> {
+    let slice = |k: usize| {
+        (
+            &table[k * s..(k + 1) * s],
+            &table[(nk + k) * s..(nk + k + 1) * s],
+        )
+    };
+    let mut groups: Vec<(Vec<Kind>, Kind)> = Vec::new();
+    for k in 0..nk {
+        if slice(k).0.iter().all(B::is_empty) {
+            continue;
+        }
+        match groups
+            .iter_mut()
+            .find(|(_, rep)| slice(rep.index()) == slice(k))
+        {
+            Some((members, _)) => members.push(Kind(k as u8)),
+            None => groups.push((vec![Kind(k as u8)], Kind(k as u8))),
+        }
+    }
+    groups
 }
 
 struct SplitMix(u64);
@@ -224,6 +258,8 @@ impl<B: BitBoard> Rules<B> {
         let mut line_moves = vec![Vec::new(); 2 * nk];
         let mut simple = true;
         let mut dir_sliders: [[Vec<Kind>; 8]; 2] = Default::default();
+        let mut dir_hoppers: [[Vec<Kind>; 8]; 2] = Default::default();
+        let mut limited_lines: [Vec<LimitedLine>; 2] = Default::default();
         for (k, betza) in betzas.iter().enumerate() {
             let atoms = parse_betza(betza).unwrap_or_else(|e| panic!("{}: {e}", kinds[k].code));
             for color in Color::ALL {
@@ -266,6 +302,26 @@ impl<B: BitBoard> Rules<B> {
                                 dir_sliders[color.index()][dir].push(Kind(k as u8));
                             } else {
                                 simple = false;
+                                if modality.captures() {
+                                    let kind = Kind(k as u8);
+                                    let c = color.index();
+                                    match (hop, range) {
+                                        (false, 0) => dir_sliders[c][dir].push(kind),
+                                        (true, 0) => dir_hoppers[c][dir].push(kind),
+                                        _ => match limited_lines[c]
+                                            .iter_mut()
+                                            .find(|l| (l.1, l.2, l.3) == (dir as u8, range, hop))
+                                        {
+                                            Some(l) => l.0.push(kind),
+                                            None => limited_lines[c].push((
+                                                vec![kind],
+                                                dir as u8,
+                                                range,
+                                                hop,
+                                            )),
+                                        },
+                                    }
+                                }
                                 line_moves[ck].push(LineMove {
                                     dir: dir as u8,
                                     range,
@@ -279,20 +335,8 @@ impl<B: BitBoard> Rules<B> {
             }
         }
         // Kinds whose capturing leaps are identical share one group (gold and its likes).
-        let mut step_groups: Vec<(Vec<Kind>, Kind)> = Vec::new();
-        for k in 0..nk {
-            let table = |c: usize, k: usize| &step[(c * nk + k) * s..(c * nk + k + 1) * s];
-            if table(0, k).iter().all(B::is_empty) {
-                continue;
-            }
-            match step_groups
-                .iter_mut()
-                .find(|(_, rep)| table(0, rep.index()) == table(0, k))
-            {
-                Some((members, _)) => members.push(Kind(k as u8)),
-                None => step_groups.push((vec![Kind(k as u8)], Kind(k as u8))),
-            }
-        }
+        let step_groups = leap_groups(&step, nk, s);
+        let capture_step_groups = leap_groups(&step_capture, nk, s);
 
         // Zones and dead squares.
         let mut rank_mask = vec![B::EMPTY; g.ranks as usize];
@@ -372,7 +416,10 @@ impl<B: BitBoard> Rules<B> {
             max_range,
             simple,
             dir_sliders,
+            dir_hoppers,
+            limited_lines,
             step_groups,
+            capture_step_groups,
             zone,
             dead,
             file_mask,
@@ -525,15 +572,32 @@ impl<B: BitBoard> Rules<B> {
     }
 }
 
-static STANDARD: OnceLock<Rules<Bb128>> = OnceLock::new();
+type Cache = Vec<(VariantName, String, &'static Rules<Bb128>)>;
+static CACHE: Mutex<Cache> = Mutex::new(Vec::new());
 
 /// The compiled rules of a 9x9 variant with default options.
 pub fn rules_9x9(name: VariantName) -> Option<&'static Rules<Bb128>> {
-    match name {
-        VariantName::Shogi => Some(
-            STANDARD
-                .get_or_init(|| Rules::new(Variant::get(VariantName::Shogi).expect("built in"))),
-        ),
-        _ => None,
+    rules_9x9_with(name, "").ok()
+}
+
+/// The compiled rules of a 9x9 variant with rule options (`flying-cannon=leap`).
+/// Each rule set is compiled once and kept for the life of the process.
+///
+/// # Errors
+/// Unknown options, or a variant that is not played on 9x9.
+pub fn rules_9x9_with(
+    name: VariantName,
+    options: &str,
+) -> Result<&'static Rules<Bb128>, RulesError> {
+    let (variant, canonical) = crate::variant::options::with_rules(name, options)?;
+    if variant.geometry != Geometry::NINE {
+        return Err(RulesError(format!("{name} is not played on a 9x9 board")));
     }
+    let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, _, r)) = cache.iter().find(|(n, c, _)| *n == name && *c == canonical) {
+        return Ok(r);
+    }
+    let rules: &'static Rules<Bb128> = Box::leak(Box::new(Rules::new(variant)));
+    cache.push((name, canonical, rules));
+    Ok(rules)
 }

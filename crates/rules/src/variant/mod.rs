@@ -1,7 +1,12 @@
 //! Games as data: a [`Variant`] lists the board, the pieces by their movement
 //! and the switches that make each game different (DESIGN.md: "A game is data").
 
+mod cannon;
+pub mod options;
 mod standard;
+
+pub use cannon::FlyingCannon;
+pub use options::RulesError;
 
 use crate::square::Geometry;
 use std::fmt;
@@ -147,7 +152,8 @@ impl Variant {
     pub fn get(name: VariantName) -> Option<Variant> {
         match name {
             VariantName::Shogi => Some(standard::standard()),
-            VariantName::CannonShogi | VariantName::DaiDaiShogi => None,
+            VariantName::CannonShogi => Some(cannon::cannon(FlyingCannon::Hop)),
+            VariantName::DaiDaiShogi => None,
         }
     }
 

@@ -1,0 +1,117 @@
+//! Cannon shogi, `rules/cannon-shogi.md`: standard shogi with four cannons, a
+//! sideways-moving pawn and three switches (no nifu, pawn-drop mate allowed,
+//! 38-point impasse). Letters and moves as Fairy-Stockfish writes them.
+
+use super::{Handicap, PieceType, PromotedForm, Variant, VariantName};
+
+/// How the flying (promoted) cannons move: `flying-cannon=hop|leap`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum FlyingCannon {
+    /// The prose reading, Fairy-Stockfish's since 2024: `mRpRmFpB2` / `mBpBmWpR2`.
+    #[default]
+    Hop,
+    /// The seed's bracketed Betza strings: `mRpRFA` / `mBpBWD`.
+    Leap,
+}
+
+/// Cannon shogi's rules, pieces and handicaps.
+pub(super) fn cannon(flying: FlyingCannon) -> Variant {
+    let mut v = super::standard::standard();
+    let (orth_flying, diag_flying) = match flying {
+        FlyingCannon::Hop => ("mRpRmFpB2", "mBpBmWpR2"),
+        FlyingCannon::Leap => ("mRpRFA", "mBpBWD"),
+    };
+    let cannon = |code, name, betza, promoted_name, promoted_betza| PieceType {
+        code,
+        name,
+        betza,
+        promoted: Some(PromotedForm {
+            name: promoted_name,
+            betza: promoted_betza,
+        }),
+        royal: false,
+        impasse_points: 5,
+    };
+    let cannons = [
+        cannon(
+            "U",
+            "gold cannon",
+            "mRcpR",
+            "flying gold cannon",
+            orth_flying,
+        ),
+        cannon(
+            "A",
+            "silver cannon",
+            "pR",
+            "flying silver cannon",
+            orth_flying,
+        ),
+        cannon(
+            "C",
+            "copper cannon",
+            "mBcpB",
+            "flying copper cannon",
+            diag_flying,
+        ),
+        cannon("I", "iron cannon", "pB", "flying iron cannon", diag_flying),
+    ];
+    // Hand order R B U A C I G S N L P.
+    let at = v.pieces.iter().position(|p| p.code == "G").expect("gold");
+    for (i, c) in cannons.into_iter().enumerate() {
+        v.pieces.insert(at + i, c);
+    }
+    let pawn = v.pieces.iter_mut().find(|p| p.code == "P").expect("pawn");
+    pawn.betza = "fsW";
+    let h = |name, japanese, sfen| Handicap {
+        name,
+        japanese,
+        sfen,
+    };
+    Variant {
+        name: VariantName::CannonShogi,
+        nifu: false,
+        pawn_drop_mate_illegal: false,
+        impasse_threshold: Some(38),
+        start_sfen: "lnsgkgsnl/1rci1uab1/p1p1p1p1p/9/9/9/P1P1P1P1P/1BAU1ICR1/LNSGKGSNL b - 1",
+        // The seed gives only the principle; this list is Banmen's convention.
+        handicaps: vec![
+            h(
+                "lance",
+                "香落ち",
+                "lnsgkgsn1/1rci1uab1/p1p1p1p1p/9/9/9/P1P1P1P1P/1BAU1ICR1/LNSGKGSNL w - 1",
+            ),
+            h(
+                "bishop",
+                "角落ち",
+                "lnsgkgsnl/1rci1ua2/p1p1p1p1p/9/9/9/P1P1P1P1P/1BAU1ICR1/LNSGKGSNL w - 1",
+            ),
+            h(
+                "rook",
+                "飛車落ち",
+                "lnsgkgsnl/2ci1uab1/p1p1p1p1p/9/9/9/P1P1P1P1P/1BAU1ICR1/LNSGKGSNL w - 1",
+            ),
+            h(
+                "rook-lance",
+                "飛香落ち",
+                "lnsgkgsn1/2ci1uab1/p1p1p1p1p/9/9/9/P1P1P1P1P/1BAU1ICR1/LNSGKGSNL w - 1",
+            ),
+            h(
+                "two-pieces",
+                "二枚落ち",
+                "lnsgkgsnl/2ci1ua2/p1p1p1p1p/9/9/9/P1P1P1P1P/1BAU1ICR1/LNSGKGSNL w - 1",
+            ),
+            h(
+                "four-pieces",
+                "四枚落ち",
+                "1nsgkgsn1/2ci1ua2/p1p1p1p1p/9/9/9/P1P1P1P1P/1BAU1ICR1/LNSGKGSNL w - 1",
+            ),
+            h(
+                "six-pieces",
+                "六枚落ち",
+                "2sgkgs2/2ci1ua2/p1p1p1p1p/9/9/9/P1P1P1P1P/1BAU1ICR1/LNSGKGSNL w - 1",
+            ),
+        ],
+        ..v
+    }
+}
