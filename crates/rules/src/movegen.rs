@@ -9,7 +9,7 @@ use crate::bitboard::BitBoard;
 use crate::moves::Move;
 use crate::piece::{Color, Kind, Piece};
 use crate::position::Position;
-use crate::rules::OPPOSITE;
+use crate::rules::{NO_DIRECTION, OPPOSITE};
 use crate::square::Square;
 
 /// A list of moves; reuse one across calls to avoid allocation.
@@ -95,40 +95,48 @@ impl<B: BitBoard> Position<B> {
             };
             out |= table[(base & !(1 << 63)) + sq.index()] & b;
         }
-        for d in 0..8 {
-            let (s, h) = (a.sliders[d], a.hoppers[d]);
-            if s.is_empty() && h.is_empty() {
-                continue;
-            }
-            // A piece moving along `d` reaches `sq` from the opposite side.
-            if let Some(b) = r.first_blocker(OPPOSITE[d], sq, occ) {
-                if s.has(b) {
-                    out.set(b);
-                }
-                if !h.is_empty() {
-                    if let Some(b2) = r.first_blocker(OPPOSITE[d], b, occ) {
-                        if h.has(b2) {
-                            out.set(b2);
-                        }
-                    }
-                }
+        for look in 0..8 {
+            out |= self.line_attackers(a, sq, look, occ);
+        }
+        out
+    }
+
+    /// Pieces in `a` that capture on `sq` along the ray from `sq` in direction
+    /// `look` (they move the opposite way): sliders, hoppers, limited lines.
+    #[inline(always)]
+    fn line_attackers(&self, a: &Attackers<B>, sq: Square, look: usize, occ: B) -> B {
+        let r = self.rules;
+        let md = OPPOSITE[look];
+        let (s, h) = (a.sliders[md], a.hoppers[md]);
+        let mut out = B::EMPTY;
+        if s.is_empty() && h.is_empty() && a.n_limited == 0 {
+            return out;
+        }
+        let Some(b) = r.first_blocker(look, sq, occ) else {
+            return out;
+        };
+        if s.has(b) {
+            out.set(b);
+        }
+        let b2 = if h.is_empty() && a.n_limited == 0 {
+            None
+        } else {
+            r.first_blocker(look, b, occ)
+        };
+        if let Some(b2) = b2 {
+            if h.has(b2) {
+                out.set(b2);
             }
         }
-        for &(b, dir, range, hop) in &a.limited[..a.n_limited] {
-            let back = OPPOSITE[dir as usize];
-            let Some(first) = r.first_blocker(back, sq, occ) else {
+        for &(pieces, dir, range, hop) in &a.limited[..a.n_limited] {
+            if dir as usize != md {
                 continue;
-            };
-            let attacker = if hop {
-                match r.first_blocker(back, first, occ) {
-                    Some(x) => x,
-                    None => continue,
+            }
+            let attacker = if hop { b2 } else { Some(b) };
+            if let Some(x) = attacker {
+                if pieces.has(x) && r.within(look, sq, range).has(x) {
+                    out.set(x);
                 }
-            } else {
-                first
-            };
-            if b.has(attacker) && r.within(back, sq, range).has(attacker) {
-                out.set(attacker);
             }
         }
         out
@@ -190,15 +198,23 @@ impl<B: BitBoard> Position<B> {
             lines |= r.ray[d * r.squares + k.index()];
         }
         let king_bit = B::from_square(k);
+        let s = r.squares;
+        // Whether the enemy attacks the king along the ray toward `via` after the change.
+        let ray_safe = |via: Square, occ2: B, gone: B| -> bool {
+            let d = r.direction[k.index() * s + via.index()];
+            d == NO_DIRECTION
+                || (self.line_attackers(&enemies, k, d as usize, occ2) & !gone & occ).is_empty()
+        };
         out.retain(|&m| {
             let to = m.to();
             let to_bit = B::from_square(to);
             match m.from() {
                 None => {
-                    if !in_check && !lines.has(to) {
-                        return true;
+                    if in_check {
+                        (self.attackers_with(&enemies, k, occ | to_bit) & occ).is_empty()
+                    } else {
+                        !lines.has(to) || ray_safe(to, occ | to_bit, B::EMPTY)
                     }
-                    (self.attackers_with(&enemies, k, occ | to_bit) & !to_bit & occ).is_empty()
                 }
                 Some(from) if from == k => {
                     let occ2 = (occ ^ king_bit) | to_bit;
@@ -206,12 +222,16 @@ impl<B: BitBoard> Position<B> {
                 }
                 Some(from) => {
                     let mid = m.mid().map(B::from_square).unwrap_or(B::EMPTY);
-                    if !in_check && !lines.has(from) && !lines.has(to) && (mid & lines).is_empty() {
-                        return true;
-                    }
                     let captured = to_bit | (mid & occ);
                     let occ2 = ((occ ^ B::from_square(from)) & !mid) | to_bit;
-                    (self.attackers_with(&enemies, k, occ2) & !captured & occ).is_empty()
+                    if in_check {
+                        return (self.attackers_with(&enemies, k, occ2) & !captured & occ)
+                            .is_empty();
+                    }
+                    (!lines.has(from) || ray_safe(from, occ2, captured))
+                        && (!lines.has(to) || ray_safe(to, occ2, captured))
+                        && m.mid()
+                            .is_none_or(|x| !lines.has(x) || ray_safe(x, occ2, captured))
                 }
             }
         });

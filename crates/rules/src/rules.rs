@@ -27,6 +27,9 @@ pub(crate) const DIRS: [(i32, i32); 8] = [
 /// The opposite of each direction in [`DIRS`].
 pub(crate) const OPPOSITE: [usize; 8] = [1, 0, 3, 2, 7, 6, 5, 4];
 
+/// [`Rules::direction`] entry for squares not on one line.
+pub(crate) const NO_DIRECTION: u8 = 8;
+
 /// Facts about one piece kind.
 #[derive(Clone, Debug)]
 pub struct KindInfo {
@@ -73,6 +76,8 @@ pub struct Rules<B: BitBoard> {
     pub(crate) ray: Vec<B>,
     /// `between[a * S + b]`: squares strictly between two aligned squares.
     pub(crate) between: Vec<B>,
+    /// `direction[a * S + b]`: the direction from `a` toward `b`, or [`NO_DIRECTION`].
+    pub(crate) direction: Vec<u8>,
     /// `line[a * S + b]`: the whole line through two aligned squares.
     pub(crate) line: Vec<B>,
     /// `[(color * K + kind) * S + sq]`: leaps that move and capture.
@@ -229,6 +234,7 @@ impl<B: BitBoard> Rules<B> {
         }
         let mut between = vec![B::EMPTY; s * s];
         let mut line = vec![B::EMPTY; s * s];
+        let mut direction = vec![NO_DIRECTION; s * s];
         for a in g.all() {
             for d in 0..8 {
                 let mut cur = a;
@@ -238,6 +244,7 @@ impl<B: BitBoard> Rules<B> {
                 while let Some(next) = sq_at(cur, DIRS[d].0, DIRS[d].1) {
                     between[a.index() * s + next.index()] = btw;
                     line[a.index() * s + next.index()] = full;
+                    direction[a.index() * s + next.index()] = d as u8;
                     btw.set(next);
                     cur = next;
                 }
@@ -406,6 +413,7 @@ impl<B: BitBoard> Rules<B> {
             delta,
             ray,
             between,
+            direction,
             line,
             step,
             step_move,
