@@ -188,6 +188,16 @@ impl BitBoard for Bb128 {
     fn more_than_one(&self) -> bool {
         self.0 & self.0.wrapping_sub(1) != 0
     }
+    #[inline(always)]
+    fn pop(&mut self) -> Option<Square> {
+        if self.0 == 0 {
+            None
+        } else {
+            let sq = Square(self.0.trailing_zeros() as u16);
+            self.0 &= self.0 - 1;
+            Some(sq)
+        }
+    }
 }
 
 /// Up to 320 squares in five `u64` words (dai dai shogi's 289).

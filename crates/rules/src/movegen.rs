@@ -9,11 +9,84 @@ use crate::bitboard::BitBoard;
 use crate::moves::Move;
 use crate::piece::{Color, Kind, Piece};
 use crate::position::Position;
-use crate::rules::{NO_DIRECTION, OPPOSITE};
+use crate::rules::{LimitedLine, NO_DIRECTION, OPPOSITE};
 use crate::square::Square;
 
 /// A list of moves; reuse one across calls to avoid allocation.
 pub type MoveList = Vec<Move>;
+
+/// Where generated moves go: a list, or a counter (bulk counting for perft:
+/// a piece's destinations are counted with popcounts instead of listed).
+trait Sink<B: BitBoard> {
+    fn one(&mut self, m: Move);
+    /// Moves of the piece `kind` on `from` to each of `dests`, with the promotion choices.
+    fn board(&mut self, pos: &Position<B>, kind: Kind, from: Square, dests: B);
+    /// Drops of `kind` on each of `squares`.
+    fn drops(&mut self, kind: Kind, squares: B);
+}
+
+/// The squares where a move of `kind` from `from` may promote, and those where
+/// it must (it could not move again unpromoted).
+#[inline(always)]
+fn promotion_masks<B: BitBoard>(pos: &Position<B>, kind: Kind, from: Square) -> (B, B) {
+    let r = pos.rules;
+    let us = pos.side;
+    let dead = if r.variant.dead_pieces_illegal {
+        r.dead[r.ck(us, kind)]
+    } else {
+        B::EMPTY
+    };
+    if r.kinds[kind.index()].promotes_to.is_none() {
+        return (B::EMPTY, dead);
+    }
+    let zone = r.zone[us.index()];
+    let eligible = if zone.has(from) { r.board } else { zone };
+    (eligible, dead)
+}
+
+impl<B: BitBoard> Sink<B> for MoveList {
+    #[inline(always)]
+    fn one(&mut self, m: Move) {
+        self.push(m);
+    }
+    #[inline(always)]
+    fn board(&mut self, pos: &Position<B>, kind: Kind, from: Square, mut dests: B) {
+        let (eligible, dead) = promotion_masks(pos, kind, from);
+        while let Some(to) = dests.pop() {
+            if eligible.has(to) {
+                self.push(Move::board(from, to, true));
+            }
+            if !dead.has(to) {
+                self.push(Move::board(from, to, false));
+            }
+        }
+    }
+    #[inline(always)]
+    fn drops(&mut self, kind: Kind, mut squares: B) {
+        while let Some(to) = squares.pop() {
+            self.push(Move::drop(kind, to));
+        }
+    }
+}
+
+/// Counts moves without listing them.
+struct Counter(u64);
+
+impl<B: BitBoard> Sink<B> for Counter {
+    #[inline(always)]
+    fn one(&mut self, _: Move) {
+        self.0 += 1;
+    }
+    #[inline(always)]
+    fn board(&mut self, pos: &Position<B>, kind: Kind, from: Square, dests: B) {
+        let (eligible, dead) = promotion_masks(pos, kind, from);
+        self.0 += ((dests & eligible).count() + (dests & !dead).count()) as u64;
+    }
+    #[inline(always)]
+    fn drops(&mut self, _: Kind, squares: B) {
+        self.0 += squares.count() as u64;
+    }
+}
 
 /// Enemy attackers gathered once per generation: leaping groups and the
 /// line pieces along each direction.
@@ -31,11 +104,16 @@ struct Attackers<B> {
 }
 
 impl<B: BitBoard> Position<B> {
-    fn gather(&self, by: Color) -> Attackers<B> {
+    fn gather<const FULL: bool>(&self, by: Color) -> Attackers<B> {
         let r = self.rules;
         let mut groups = [(B::EMPTY, 0usize); 16];
         let mut n = 0;
-        for (table, list) in [(0usize, &r.step_groups), (1, &r.capture_step_groups)] {
+        let lists: &[(usize, &Vec<(Vec<Kind>, Kind)>)] = if FULL {
+            &[(0usize, &r.step_groups), (1, &r.capture_step_groups)]
+        } else {
+            &[(0usize, &r.step_groups)]
+        };
+        for &(table, list) in lists {
             for (members, rep) in list {
                 let mut b = B::EMPTY;
                 for &k in members {
@@ -55,13 +133,20 @@ impl<B: BitBoard> Position<B> {
             for &k in &r.dir_sliders[by.index()][d] {
                 sliders[d] |= self.pieces(by, k);
             }
-            for &k in &r.dir_hoppers[by.index()][d] {
-                hoppers[d] |= self.pieces(by, k);
+            if FULL {
+                for &k in &r.dir_hoppers[by.index()][d] {
+                    hoppers[d] |= self.pieces(by, k);
+                }
             }
         }
         let mut limited = [(B::EMPTY, 0u8, 0u8, false); 16];
         let mut n_limited = 0;
-        for (members, dir, range, hop) in &r.limited_lines[by.index()] {
+        let lines: &[LimitedLine] = if FULL {
+            &r.limited_lines[by.index()]
+        } else {
+            &[]
+        };
+        for (members, dir, range, hop) in lines {
             let mut b = B::EMPTY;
             for &k in members {
                 b |= self.pieces(by, k);
@@ -84,19 +169,18 @@ impl<B: BitBoard> Position<B> {
     /// Pieces in `a` that could capture on `sq` with occupancy `occ`. The caller
     /// masks out pieces that are no longer there (a square just captured on).
     #[inline(always)]
-    fn attackers_with(&self, a: &Attackers<B>, sq: Square, occ: B) -> B {
+    fn attackers_with<const FULL: bool>(&self, a: &Attackers<B>, sq: Square, occ: B) -> B {
         let r = self.rules;
         let mut out = B::EMPTY;
         for &(b, base) in &a.groups[..a.n_groups] {
-            let table = if base >> 63 == 0 {
-                &r.step
+            if FULL && base >> 63 != 0 {
+                out |= r.step_capture[(base & !(1 << 63)) + sq.index()] & b;
             } else {
-                &r.step_capture
-            };
-            out |= table[(base & !(1 << 63)) + sq.index()] & b;
+                out |= r.step[base + sq.index()] & b;
+            }
         }
         for look in 0..8 {
-            out |= self.line_attackers(a, sq, look, occ);
+            out |= self.line_attackers::<FULL>(a, sq, look, occ);
         }
         out
     }
@@ -104,11 +188,28 @@ impl<B: BitBoard> Position<B> {
     /// Pieces in `a` that capture on `sq` along the ray from `sq` in direction
     /// `look` (they move the opposite way): sliders, hoppers, limited lines.
     #[inline(always)]
-    fn line_attackers(&self, a: &Attackers<B>, sq: Square, look: usize, occ: B) -> B {
+    fn line_attackers<const FULL: bool>(
+        &self,
+        a: &Attackers<B>,
+        sq: Square,
+        look: usize,
+        occ: B,
+    ) -> B {
         let r = self.rules;
         let md = OPPOSITE[look];
-        let (s, h) = (a.sliders[md], a.hoppers[md]);
+        let s = a.sliders[md];
         let mut out = B::EMPTY;
+        if !FULL {
+            if !s.is_empty() {
+                if let Some(b) = r.first_blocker(look, sq, occ) {
+                    if s.has(b) {
+                        out.set(b);
+                    }
+                }
+            }
+            return out;
+        }
+        let h = a.hoppers[md];
         if s.is_empty() && h.is_empty() && a.n_limited == 0 {
             return out;
         }
@@ -144,8 +245,13 @@ impl<B: BitBoard> Position<B> {
 
     /// All pieces of `by` that could capture on `sq` with the given occupancy.
     pub fn attackers_to(&self, sq: Square, by: Color, occ: B) -> B {
-        let a = self.gather(by);
-        self.attackers_with(&a, sq, occ) & occ
+        if self.rules.simple {
+            let a = self.gather::<false>(by);
+            self.attackers_with::<false>(&a, sq, occ) & occ
+        } else {
+            let a = self.gather::<true>(by);
+            self.attackers_with::<true>(&a, sq, occ) & occ
+        }
     }
 
     /// Whether `c`'s king is attacked (false if it has none).
@@ -191,8 +297,8 @@ impl<B: BitBoard> Position<B> {
             return;
         };
         let occ = self.occupied();
-        let enemies = self.gather(!us);
-        let in_check = !(self.attackers_with(&enemies, k, occ) & occ).is_empty();
+        let enemies = self.gather::<true>(!us);
+        let in_check = !(self.attackers_with::<true>(&enemies, k, occ) & occ).is_empty();
         let mut lines = B::EMPTY;
         for d in 0..8 {
             lines |= r.ray[d * r.squares + k.index()];
@@ -203,7 +309,8 @@ impl<B: BitBoard> Position<B> {
         let ray_safe = |via: Square, occ2: B, gone: B| -> bool {
             let d = r.direction[k.index() * s + via.index()];
             d == NO_DIRECTION
-                || (self.line_attackers(&enemies, k, d as usize, occ2) & !gone & occ).is_empty()
+                || (self.line_attackers::<true>(&enemies, k, d as usize, occ2) & !gone & occ)
+                    .is_empty()
         };
         out.retain(|&m| {
             let to = m.to();
@@ -211,21 +318,21 @@ impl<B: BitBoard> Position<B> {
             match m.from() {
                 None => {
                     if in_check {
-                        (self.attackers_with(&enemies, k, occ | to_bit) & occ).is_empty()
+                        (self.attackers_with::<true>(&enemies, k, occ | to_bit) & occ).is_empty()
                     } else {
                         !lines.has(to) || ray_safe(to, occ | to_bit, B::EMPTY)
                     }
                 }
                 Some(from) if from == k => {
                     let occ2 = (occ ^ king_bit) | to_bit;
-                    (self.attackers_with(&enemies, to, occ2) & !to_bit & occ).is_empty()
+                    (self.attackers_with::<true>(&enemies, to, occ2) & !to_bit & occ).is_empty()
                 }
                 Some(from) => {
                     let mid = m.mid().map(B::from_square).unwrap_or(B::EMPTY);
                     let captured = to_bit | (mid & occ);
                     let occ2 = ((occ ^ B::from_square(from)) & !mid) | to_bit;
                     if in_check {
-                        return (self.attackers_with(&enemies, k, occ2) & !captured & occ)
+                        return (self.attackers_with::<true>(&enemies, k, occ2) & !captured & occ)
                             .is_empty();
                     }
                     (!lines.has(from) || ray_safe(from, occ2, captured))
@@ -261,6 +368,17 @@ impl<B: BitBoard> Position<B> {
         v
     }
 
+    /// The number of legal moves (bulk-counted where the rules allow).
+    pub fn count_legal_moves(&self) -> u64 {
+        if self.rules.simple {
+            let mut c = Counter(0);
+            self.generate_simple(&mut c);
+            c.0
+        } else {
+            self.legal_moves().len() as u64
+        }
+    }
+
     /// Whether the side to move has any legal move.
     pub fn has_legal_move(&self) -> bool {
         !self.legal_moves().is_empty()
@@ -271,39 +389,21 @@ impl<B: BitBoard> Position<B> {
         self.legal_moves().contains(&m)
     }
 
-    /// Pushes a board move and its promotion alternatives.
-    #[inline(always)]
-    fn push_board(&self, out: &mut MoveList, kind: Kind, from: Square, to: Square) {
-        let r = self.rules;
-        let us = self.side;
-        let ck = r.ck(us, kind);
-        let dead = r.variant.dead_pieces_illegal && r.dead[ck].has(to);
-        if r.kinds[kind.index()].promotes_to.is_some() {
-            let zone = r.zone[us.index()];
-            if zone.has(from) || zone.has(to) {
-                out.push(Move::board(from, to, true));
-            }
-        }
-        if !dead {
-            out.push(Move::board(from, to, false));
-        }
-    }
-
     /// Standard-shogi-style generation: checkers and pins decide legality.
-    fn generate_simple(&self, out: &mut MoveList) {
+    fn generate_simple<S: Sink<B>>(&self, out: &mut S) {
         let r = self.rules;
         let us = self.side;
         let them = !us;
         let occ = self.occupied();
         let own = self.by_color[us.index()];
         let empty = r.board & !occ;
-        let enemies = self.gather(them);
+        let enemies = self.gather::<false>(them);
         let king = self.king_square(us);
 
         let mut checkers = B::EMPTY;
         let mut pinned = B::EMPTY;
         if let Some(k) = king {
-            checkers = self.attackers_with(&enemies, k, occ);
+            checkers = self.attackers_with::<false>(&enemies, k, occ);
             for d in 0..8 {
                 // Enemy sliders standing along `d` from the king, sliding back toward it.
                 let mut snipers = r.ray[d * r.squares + k.index()] & enemies.sliders[OPPOSITE[d]];
@@ -322,8 +422,11 @@ impl<B: BitBoard> Position<B> {
             let occ_without = occ ^ B::from_square(k);
             let mut dests = r.step[r.ck(us, royal) * r.squares + k.index()] & !own;
             while let Some(to) = dests.pop() {
-                if self.attackers_with(&enemies, to, occ_without).is_empty() {
-                    out.push(Move::board(k, to, false));
+                if self
+                    .attackers_with::<false>(&enemies, to, occ_without)
+                    .is_empty()
+                {
+                    out.one(Move::board(k, to, false));
                 }
             }
         }
@@ -339,12 +442,12 @@ impl<B: BitBoard> Position<B> {
             _ => (r.board & !own, empty),
         };
 
-        for ki in 0..r.kind_count() {
-            let kind = Kind(ki as u8);
-            if Some(kind) == r.royal {
-                continue;
+        for (members, kind) in &r.move_classes {
+            let kind = *kind;
+            let mut pieces = B::EMPTY;
+            for &k in members {
+                pieces |= self.pieces(us, k);
             }
-            let mut pieces = self.pieces(us, kind);
             if pieces.is_empty() {
                 continue;
             }
@@ -362,9 +465,7 @@ impl<B: BitBoard> Position<B> {
                 if pinned.has(from) {
                     dests &= r.line(king.expect("pinned implies king"), from);
                 }
-                while let Some(to) = dests.pop() {
-                    self.push_board(out, kind, from, to);
-                }
+                out.board(self, kind, from, dests);
             }
         }
 
@@ -372,7 +473,7 @@ impl<B: BitBoard> Position<B> {
     }
 
     /// Drops onto `targets`, with the dead-piece, nifu and pawn-drop-mate rules.
-    fn generate_drops(&self, out: &mut MoveList, targets: B) {
+    fn generate_drops<S: Sink<B>>(&self, out: &mut S, targets: B) {
         let r = self.rules;
         if !r.variant.drops || targets.is_empty() {
             return;
@@ -405,9 +506,7 @@ impl<B: BitBoard> Position<B> {
                     }
                 }
             }
-            while let Some(to) = squares.pop() {
-                out.push(Move::drop(kind, to));
-            }
+            out.drops(kind, squares);
         }
     }
 
@@ -459,9 +558,7 @@ impl<B: BitBoard> Position<B> {
                     }
                 }
                 dests &= r.board;
-                while let Some(to) = dests.pop() {
-                    self.push_board(out, kind, from, to);
-                }
+                out.board(self, kind, from, dests);
             }
         }
         self.generate_drops(out, empty);
@@ -477,11 +574,11 @@ impl<B: BitBoard> Position<B> {
         if depth == 0 {
             return 1;
         }
+        if depth == 1 {
+            return self.count_legal_moves();
+        }
         let (list, rest) = lists.split_first_mut().expect("one list per ply");
         self.legal_moves_into(list);
-        if depth == 1 {
-            return list.len() as u64;
-        }
         let mut n = 0;
         for i in 0..list.len() {
             let m = list[i];

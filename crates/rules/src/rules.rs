@@ -102,6 +102,9 @@ pub struct Rules<B: BitBoard> {
     pub(crate) limited_lines: [Vec<LimitedLine>; 2],
     /// Groups of kinds with identical capture-only leaps.
     pub(crate) capture_step_groups: Vec<(Vec<Kind>, Kind)>,
+    /// Non-royal kinds grouped by identical movement and promotion behaviour
+    /// (gold and the pieces that move as gold), with a representative.
+    pub(crate) move_classes: Vec<(Vec<Kind>, Kind)>,
     /// Groups of kinds with identical capturing leaps, with a representative.
     pub(crate) step_groups: Vec<(Vec<Kind>, Kind)>,
     /// Promotion zone per colour.
@@ -343,6 +346,29 @@ impl<B: BitBoard> Rules<B> {
         }
         // Kinds whose capturing leaps are identical share one group (gold and its likes).
         let step_groups = leap_groups(&step, nk, s);
+        let mut move_classes: Vec<(Vec<Kind>, Kind)> = Vec::new();
+        for k in 0..nk {
+            if kinds[k].royal {
+                continue;
+            }
+            let same = |a: usize, b: usize| {
+                (0..2).all(|c| {
+                    let (ca, cb) = (c * nk + a, c * nk + b);
+                    step[ca * s..(ca + 1) * s] == step[cb * s..(cb + 1) * s]
+                        && step_move[ca * s..(ca + 1) * s] == step_move[cb * s..(cb + 1) * s]
+                        && step_capture[ca * s..(ca + 1) * s] == step_capture[cb * s..(cb + 1) * s]
+                        && slide_mask[ca] == slide_mask[cb]
+                        && line_moves[ca] == line_moves[cb]
+                }) && kinds[a].promotes_to.is_some() == kinds[b].promotes_to.is_some()
+            };
+            match move_classes
+                .iter_mut()
+                .find(|(_, rep)| same(rep.index(), k))
+            {
+                Some((members, _)) => members.push(Kind(k as u8)),
+                None => move_classes.push((vec![Kind(k as u8)], Kind(k as u8))),
+            }
+        }
         let capture_step_groups = leap_groups(&step_capture, nk, s);
 
         // Zones and dead squares.
@@ -427,6 +453,7 @@ impl<B: BitBoard> Rules<B> {
             dir_hoppers,
             limited_lines,
             step_groups,
+            move_classes,
             capture_step_groups,
             zone,
             dead,
