@@ -1,6 +1,8 @@
 //! `banmen perft`: leaf counts of the legal move tree.
 
+use crate::setup::with_position;
 use crate::setup::{position, PositionArgs};
+use banmen_rules::{BitBoard, Position};
 use clap::Args;
 use std::time::Instant;
 
@@ -19,7 +21,11 @@ pub struct PerftArgs {
 
 /// Runs perft and prints `nodes <N> time <s> nps <N>` last.
 pub fn run(args: &PerftArgs) -> Result<(), String> {
-    let mut pos = position(&args.position)?;
+    with_position!(position(&args.position)?, pos => count(pos, args));
+    Ok(())
+}
+
+fn count<B: BitBoard>(mut pos: Position<B>, args: &PerftArgs) {
     let start = Instant::now();
     let nodes = if args.divide {
         let mut total = 0;
@@ -42,5 +48,4 @@ pub fn run(args: &PerftArgs) -> Result<(), String> {
         0
     };
     println!("nodes {nodes} time {secs:.3} nps {nps}");
-    Ok(())
 }

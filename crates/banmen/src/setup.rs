@@ -1,7 +1,9 @@
 //! Choosing a game and a position from command-line arguments.
 
 use crate::board_text;
-use banmen_rules::{rules_9x9_with, Bb128, Position, SfenMode, VariantName};
+use banmen_rules::{
+    rules_for, AnyRules, Bb128, Bb320, BitBoard, Position, Rules, SfenMode, VariantName,
+};
 use clap::Args;
 
 /// The game and position arguments shared by several commands.
@@ -10,7 +12,7 @@ pub struct PositionArgs {
     /// The game: shogi, cannonshogi or daidaishogi.
     #[arg(long, default_value = "shogi")]
     pub variant: String,
-    /// Rule options (`--rules ja` or `--rules lion-dog=ja,great-elephant=none`).
+    /// Rule options (`--rules flying-cannon=leap`, `--rules tsa`, `--rules great-elephant=none`).
     #[arg(long)]
     pub rules: Option<String>,
     /// Start from this SFEN instead of the start position.
@@ -27,20 +29,59 @@ pub struct PositionArgs {
     pub tsume: bool,
 }
 
+/// A position on whichever board its game needs.
+#[derive(Debug, Clone)]
+pub enum AnyPosition {
+    /// 9x9: shogi, cannon shogi.
+    Nine(Box<Position<Bb128>>),
+    /// 17x17: dai dai shogi (boxed: its position is about 11 KB).
+    Seventeen(Box<Position<Bb320>>),
+}
+
+/// Runs the same generic code on either board type.
+macro_rules! with_position {
+    ($any:expr, $p:ident => $body:expr) => {
+        match $any {
+            $crate::setup::AnyPosition::Nine(boxed) => {
+                let $p = *boxed;
+                $body
+            }
+            $crate::setup::AnyPosition::Seventeen(boxed) => {
+                let $p = *boxed;
+                $body
+            }
+        }
+    };
+}
+pub(crate) use with_position;
+
 /// Builds the position the arguments describe.
-pub fn position(args: &PositionArgs) -> Result<Position<Bb128>, String> {
+pub fn position(args: &PositionArgs) -> Result<AnyPosition, String> {
     let name: VariantName = args.variant.parse().map_err(|e| format!("{e}"))?;
-    let rules =
-        rules_9x9_with(name, args.rules.as_deref().unwrap_or("")).map_err(|e| e.to_string())?;
+    let options = args.rules.as_deref().unwrap_or("");
+    match rules_for(name, options).map_err(|e| e.to_string())? {
+        AnyRules::Nine(r) => build(r, args).map(|p| AnyPosition::Nine(Box::new(p))),
+        AnyRules::Seventeen(r) => build(r, args).map(|p| AnyPosition::Seventeen(Box::new(p))),
+    }
+}
+
+fn build<B: BitBoard>(
+    rules: &'static Rules<B>,
+    args: &PositionArgs,
+) -> Result<Position<B>, String> {
     let sfen = match (&args.sfen, &args.handicap) {
         (Some(s), _) => s.clone(),
         (None, Some(h)) => {
             let handicap = rules.variant.handicap(h).ok_or_else(|| {
                 let names: Vec<&str> = rules.variant.handicaps.iter().map(|h| h.name).collect();
-                format!(
-                    "unknown handicap '{h}' (expected one of: {})",
-                    names.join(", ")
-                )
+                if names.is_empty() {
+                    format!("{} has no handicaps", rules.variant.name)
+                } else {
+                    format!(
+                        "unknown handicap '{h}' (expected one of: {})",
+                        names.join(", ")
+                    )
+                }
             })?;
             handicap.sfen.to_string()
         }
@@ -72,8 +113,12 @@ pub struct ShowArgs {
 
 /// `banmen show`: the board, SFEN, and legal moves.
 pub fn show(args: &ShowArgs) -> Result<(), String> {
-    let pos = position(&args.position)?;
-    print!("{}", board_text::render(&pos));
+    with_position!(position(&args.position)?, pos => show_position(&pos));
+    Ok(())
+}
+
+fn show_position<B: BitBoard>(pos: &Position<B>) {
+    print!("{}", board_text::render(pos));
     println!("sfen {}", pos.to_sfen());
     let moves: Vec<String> = pos
         .legal_moves()
@@ -84,5 +129,4 @@ pub fn show(args: &ShowArgs) -> Result<(), String> {
         println!("{} is in check", pos.side_to_move().name());
     }
     println!("legal moves ({}): {}", moves.len(), moves.join(" "));
-    Ok(())
 }

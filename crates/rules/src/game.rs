@@ -435,7 +435,8 @@ pub fn impasse_points<B: BitBoard>(pos: &Position<B>, c: Color, area: Option<B>)
         points += rules.kind(p.kind).impasse_points as u32;
     }
     for k in 0..rules.n_base {
-        points += pos.hand(c)[k] as u32 * rules.kinds[k].impasse_points as u32;
+        points +=
+            pos.hand_count(c, crate::Kind(k as u8)) as u32 * rules.kinds[k].impasse_points as u32;
     }
     points
 }

@@ -34,7 +34,9 @@ pub use movegen::MoveList;
 pub use moves::Move;
 pub use piece::{Color, Kind, Piece};
 pub use position::{Hand, Position, Undo};
-pub use rules::{rules_9x9, rules_9x9_with, KindInfo, Rules};
+pub use rules::{
+    rules_17x17_with, rules_9x9, rules_9x9_with, rules_for, AnyRules, KindInfo, Rules,
+};
 pub use sfen::{SfenError, SfenMode, SfenProblem};
 pub use square::{Geometry, Square};
 pub use usi::{IllegalMove, MoveError, UsiMove, UsiSyntaxError};

@@ -9,7 +9,7 @@ use crate::bitboard::BitBoard;
 use crate::moves::Move;
 use crate::piece::{Color, Kind, Piece};
 use crate::position::Position;
-use crate::rules::{LimitedLine, NO_DIRECTION, OPPOSITE};
+use crate::rules::{KindGroup, NO_DIRECTION, OPPOSITE};
 use crate::square::Square;
 
 /// A list of moves; reuse one across calls to avoid allocation.
@@ -31,6 +31,14 @@ trait Sink<B: BitBoard> {
 fn promotion_masks<B: BitBoard>(pos: &Position<B>, kind: Kind, from: Square) -> (B, B) {
     let r = pos.rules;
     let us = pos.side;
+    if r.promote_on_capture {
+        // rules/dai-dai-shogi.md §7: compulsory on every capture, never otherwise.
+        if r.kinds[kind.index()].promotes_to.is_none() {
+            return (B::EMPTY, B::EMPTY);
+        }
+        let enemy = pos.by_color[(!us).index()];
+        return (enemy, enemy);
+    }
     let dead = if r.variant.dead_pieces_illegal {
         r.dead[r.ck(us, kind)]
     } else {
@@ -94,21 +102,37 @@ struct Attackers<B> {
     /// (pieces, offset of the reverse leap table) for leaps that capture.
     groups: [(B, usize); 16],
     n_groups: usize,
+    /// Groups beyond the sixteenth (dai dai shogi has many leap patterns).
+    more_groups: Vec<(B, usize)>,
     /// `sliders[d]`: pieces that capture by an unlimited slide in board direction `d`.
     sliders: [B; 8],
     /// `hoppers[d]`: pieces that capture by an unlimited hop in direction `d`.
     hoppers: [B; 8],
-    /// (pieces, direction, range, hop) for range-limited capturing lines.
-    limited: [(B, u8, u8, bool); 16],
-    n_limited: usize,
+    /// `limited[d]`: (pieces, range, hop) capturing along `d` within a range.
+    limited: [[(B, u8, bool); 4]; 8],
+    n_limited: [u8; 8],
+    any_limited: bool,
+    /// Pieces with hook moves.
+    hooks: B,
+    by: Color,
 }
 
 impl<B: BitBoard> Position<B> {
     fn gather<const FULL: bool>(&self, by: Color) -> Attackers<B> {
         let r = self.rules;
-        let mut groups = [(B::EMPTY, 0usize); 16];
-        let mut n = 0;
-        let lists: &[(usize, &Vec<(Vec<Kind>, Kind)>)] = if FULL {
+        let mut a = Attackers {
+            groups: [(B::EMPTY, 0usize); 16],
+            n_groups: 0,
+            more_groups: Vec::new(),
+            sliders: [B::EMPTY; 8],
+            hoppers: [B::EMPTY; 8],
+            limited: [[(B::EMPTY, 0, false); 4]; 8],
+            n_limited: [0; 8],
+            any_limited: false,
+            hooks: B::EMPTY,
+            by,
+        };
+        let lists: &[(usize, &Vec<KindGroup>)] = if FULL {
             &[(0usize, &r.step_groups), (1, &r.capture_step_groups)]
         } else {
             &[(0usize, &r.step_groups)]
@@ -119,51 +143,53 @@ impl<B: BitBoard> Position<B> {
                 for &k in members {
                     b |= self.pieces(by, k);
                 }
-                if !b.is_empty() && n < groups.len() {
+                if !b.is_empty() {
                     // Reverse look-up: the other colour's pattern from the target
                     // square. Offsets into `step_capture` are marked by the high bit.
-                    groups[n] = (b, (r.ck(!by, *rep) * r.squares) | table << 63);
-                    n += 1;
+                    let entry = (b, (r.ck(!by, *rep) * r.squares) | table << 63);
+                    if a.n_groups < a.groups.len() {
+                        a.groups[a.n_groups] = entry;
+                        a.n_groups += 1;
+                    } else {
+                        a.more_groups.push(entry);
+                    }
                 }
             }
         }
-        let mut sliders = [B::EMPTY; 8];
-        let mut hoppers = [B::EMPTY; 8];
         for d in 0..8 {
             for &k in &r.dir_sliders[by.index()][d] {
-                sliders[d] |= self.pieces(by, k);
+                a.sliders[d] |= self.pieces(by, k);
             }
             if FULL {
                 for &k in &r.dir_hoppers[by.index()][d] {
-                    hoppers[d] |= self.pieces(by, k);
+                    a.hoppers[d] |= self.pieces(by, k);
                 }
             }
         }
-        let mut limited = [(B::EMPTY, 0u8, 0u8, false); 16];
-        let mut n_limited = 0;
-        let lines: &[LimitedLine] = if FULL {
-            &r.limited_lines[by.index()]
-        } else {
-            &[]
-        };
-        for (members, dir, range, hop) in lines {
-            let mut b = B::EMPTY;
-            for &k in members {
-                b |= self.pieces(by, k);
+        if FULL {
+            for (members, dir, range, hop) in &r.limited_lines[by.index()] {
+                let mut b = B::EMPTY;
+                for &k in members {
+                    b |= self.pieces(by, k);
+                }
+                let d = *dir as usize;
+                let n = a.n_limited[d] as usize;
+                if !b.is_empty() {
+                    assert!(n < 4, "more than four range classes along one direction");
+                    a.limited[d][n] = (b, *range, *hop);
+                    a.n_limited[d] += 1;
+                    a.any_limited = true;
+                }
             }
-            if !b.is_empty() && n_limited < limited.len() {
-                limited[n_limited] = (b, *dir, *range, *hop);
-                n_limited += 1;
+            if r.any_hook {
+                for k in 0..r.kind_count() {
+                    if r.hook[r.ck(by, Kind(k as u8))] != 0 {
+                        a.hooks |= self.pieces(by, Kind(k as u8));
+                    }
+                }
             }
         }
-        Attackers {
-            groups,
-            n_groups: n,
-            sliders,
-            hoppers,
-            limited,
-            n_limited,
-        }
+        a
     }
 
     /// Pieces in `a` that could capture on `sq` with occupancy `occ`. The caller
@@ -172,7 +198,7 @@ impl<B: BitBoard> Position<B> {
     fn attackers_with<const FULL: bool>(&self, a: &Attackers<B>, sq: Square, occ: B) -> B {
         let r = self.rules;
         let mut out = B::EMPTY;
-        for &(b, base) in &a.groups[..a.n_groups] {
+        for &(b, base) in a.groups[..a.n_groups].iter().chain(a.more_groups.iter()) {
             if FULL && base >> 63 != 0 {
                 out |= r.step_capture[(base & !(1 << 63)) + sq.index()] & b;
             } else {
@@ -182,7 +208,49 @@ impl<B: BitBoard> Position<B> {
         for look in 0..8 {
             out |= self.line_attackers::<FULL>(a, sq, look, occ);
         }
+        if FULL && !a.hooks.is_empty() {
+            let mut hooks = a.hooks & occ;
+            while let Some(h) = hooks.pop() {
+                let kind = self.piece_at(h).expect("hook piece").kind;
+                if self.hook_targets(a.by, kind, h, occ).has(sq) {
+                    out.set(h);
+                }
+            }
+        }
         out
+    }
+
+    /// Squares a hook mover of `color` on `from` reaches (moves or captures),
+    /// given the occupancy: one slide, then at most one 90° turn on an empty
+    /// square (rules/dai-dai-shogi.md §4).
+    pub(crate) fn hook_targets(&self, color: Color, kind: Kind, from: Square, occ: B) -> B {
+        let r = self.rules;
+        let bits = r.hook[r.ck(color, kind)];
+        let mut out = B::EMPTY;
+        // Orthogonal directions are 0..4, diagonal 4..8 (see DIRS).
+        for (bit, dirs, turns) in [
+            (
+                1u8,
+                [0usize, 1, 2, 3],
+                [[2usize, 3], [2, 3], [0, 1], [0, 1]],
+            ),
+            (2u8, [4, 5, 6, 7], [[5, 6], [4, 7], [4, 7], [5, 6]]),
+        ] {
+            if bits & bit == 0 {
+                continue;
+            }
+            for (i, &d) in dirs.iter().enumerate() {
+                let first = r.slide(d, from, occ);
+                out |= first;
+                let mut corners = first & !occ;
+                while let Some(c) = corners.pop() {
+                    for &t in &turns[i] {
+                        out |= r.slide(t, c, occ);
+                    }
+                }
+            }
+        }
+        out & !B::from_square(from)
     }
 
     /// Pieces in `a` that capture on `sq` along the ray from `sq` in direction
@@ -210,7 +278,8 @@ impl<B: BitBoard> Position<B> {
             return out;
         }
         let h = a.hoppers[md];
-        if s.is_empty() && h.is_empty() && a.n_limited == 0 {
+        let nl = a.n_limited[md] as usize;
+        if s.is_empty() && h.is_empty() && nl == 0 {
             return out;
         }
         let Some(b) = r.first_blocker(look, sq, occ) else {
@@ -219,20 +288,18 @@ impl<B: BitBoard> Position<B> {
         if s.has(b) {
             out.set(b);
         }
-        let b2 = if h.is_empty() && a.n_limited == 0 {
-            None
-        } else {
+        let needs_b2 = !h.is_empty() || a.limited[md][..nl].iter().any(|l| l.2);
+        let b2 = if needs_b2 {
             r.first_blocker(look, b, occ)
+        } else {
+            None
         };
         if let Some(b2) = b2 {
             if h.has(b2) {
                 out.set(b2);
             }
         }
-        for &(pieces, dir, range, hop) in &a.limited[..a.n_limited] {
-            if dir as usize != md {
-                continue;
-            }
+        for &(pieces, range, hop) in &a.limited[md][..nl] {
             let attacker = if hop { b2 } else { Some(b) };
             if let Some(x) = attacker {
                 if pieces.has(x) && r.within(look, sq, range).has(x) {
@@ -305,6 +372,8 @@ impl<B: BitBoard> Position<B> {
         }
         let king_bit = B::from_square(k);
         let s = r.squares;
+        // Hook movers attack along paths off the king's lines: test every move.
+        let full = !enemies.hooks.is_empty();
         // Whether the enemy attacks the king along the ray toward `via` after the change.
         let ray_safe = |via: Square, occ2: B, gone: B| -> bool {
             let d = r.direction[k.index() * s + via.index()];
@@ -317,7 +386,7 @@ impl<B: BitBoard> Position<B> {
             let to_bit = B::from_square(to);
             match m.from() {
                 None => {
-                    if in_check {
+                    if in_check || full {
                         (self.attackers_with::<true>(&enemies, k, occ | to_bit) & occ).is_empty()
                     } else {
                         !lines.has(to) || ray_safe(to, occ | to_bit, B::EMPTY)
@@ -331,7 +400,7 @@ impl<B: BitBoard> Position<B> {
                     let mid = m.mid().map(B::from_square).unwrap_or(B::EMPTY);
                     let captured = to_bit | (mid & occ);
                     let occ2 = ((occ ^ B::from_square(from)) & !mid) | to_bit;
-                    if in_check {
+                    if in_check || full {
                         return (self.attackers_with::<true>(&enemies, k, occ2) & !captured & occ)
                             .is_empty();
                     }
@@ -404,9 +473,9 @@ impl<B: BitBoard> Position<B> {
         let mut pinned = B::EMPTY;
         if let Some(k) = king {
             checkers = self.attackers_with::<false>(&enemies, k, occ);
-            for d in 0..8 {
+            for (d, &back) in OPPOSITE.iter().enumerate() {
                 // Enemy sliders standing along `d` from the king, sliding back toward it.
-                let mut snipers = r.ray[d * r.squares + k.index()] & enemies.sliders[OPPOSITE[d]];
+                let mut snipers = r.ray[d * r.squares + k.index()] & enemies.sliders[back];
                 while let Some(s) = snipers.pop() {
                     let b = r.between(k, s) & occ;
                     if !b.more_than_one() && !(b & own).is_empty() {
@@ -480,8 +549,8 @@ impl<B: BitBoard> Position<B> {
         }
         let us = self.side;
         let hand = &self.hands[us.index()];
-        for k in 0..r.n_base {
-            if hand[k] == 0 {
+        for (k, &count) in hand.iter().enumerate().take(r.n_base) {
+            if count == 0 {
                 continue;
             }
             let kind = Kind(k as u8);
@@ -557,11 +626,40 @@ impl<B: BitBoard> Position<B> {
                         dests |= r.line_targets(*lm, from, occ, true) & enemy;
                     }
                 }
+                if r.hook[ck] != 0 {
+                    dests |= self.hook_targets(us, kind, from, occ) & !own;
+                }
                 dests &= r.board;
                 out.board(self, kind, from, dests);
+                if r.lion[ck] {
+                    self.lion_double_moves(out, kind, from);
+                }
             }
         }
         self.generate_drops(out, empty);
+    }
+
+    /// A lion's moves that are more than a step or jump (rules/dai-dai-shogi.md
+    /// §6.1, §12): a capture on an adjacent square followed by a second step
+    /// (double capture, igui), and one pass.
+    fn lion_double_moves(&self, out: &mut MoveList, kind: Kind, from: Square) {
+        let r = self.rules;
+        let us = self.side;
+        let from_bit = B::from_square(from);
+        let own_after = self.by_color[us.index()] ^ from_bit;
+        let enemy = self.by_color[(!us).index()];
+        let promote = r.kinds[kind.index()].promotes_to.is_some();
+        let mut victims = r.neighbours[from.index()] & enemy;
+        while let Some(a) = victims.pop() {
+            let mut seconds = r.neighbours[a.index()] & !own_after;
+            while let Some(x) = seconds.pop() {
+                out.push(Move::double(from, a, x, promote));
+            }
+        }
+        let empty_neighbours = r.neighbours[from.index()] & !self.occupied();
+        if let Some(e) = r.first_in_reading_order(empty_neighbours) {
+            out.push(Move::double(from, e, from, false));
+        }
     }
 
     /// Counts leaf nodes `depth` plies deep (bulk-counted at the last ply).
@@ -580,8 +678,7 @@ impl<B: BitBoard> Position<B> {
         let (list, rest) = lists.split_first_mut().expect("one list per ply");
         self.legal_moves_into(list);
         let mut n = 0;
-        for i in 0..list.len() {
-            let m = list[i];
+        for &m in list.iter() {
             let undo = self.make_move(m);
             n += self.perft_with(depth - 1, rest);
             self.unmake_move(m, undo);
@@ -610,7 +707,7 @@ impl<B: BitBoard> Position<B> {
                 color: self.side,
                 kind,
             }),
-            None => self.piece_at(m.from_raw()),
+            None => self.piece_at(m.origin()),
         }
     }
 

@@ -56,6 +56,16 @@ pub enum Atom {
         /// Move/capture restriction.
         modality: Modality,
     },
+    /// The lion's move (rules/dai-dai-shogi.md §6.1): a step or jump to any
+    /// square within two, or two steps capturing on the first (double capture,
+    /// igui), or a pass. Written `[lion]`.
+    Lion,
+    /// A hook move (§4): slide, optionally turn 90° once on an empty square,
+    /// slide again; ends on a capture. Orthogonal `[hook-orth]`, diagonal `[hook-diag]`.
+    Hook {
+        /// Diagonal (long-nosed goblin) rather than orthogonal (hook mover).
+        diagonal: bool,
+    },
     /// Travel along a king direction over exactly one piece (the screen), then to
     /// an empty square beyond it or onto the first piece beyond it; total distance
     /// at most `range` (0 = unlimited).
@@ -129,10 +139,10 @@ fn matches(group: &str, dx: i8, dy: i8) -> bool {
         "bs" => dy < 0 && ax > ay,
         "lv" => dx > 0 && ay > ax,
         "rv" => dx < 0 && ay > ax,
-        "fl" => dy > 0 && dx > 0,
-        "fr" => dy > 0 && dx < 0,
-        "bl" => dy < 0 && dx > 0,
-        "br" => dy < 0 && dx < 0,
+        "fl" | "lf" => dy > 0 && dx > 0,
+        "fr" | "rf" => dy > 0 && dx < 0,
+        "bl" | "lb" => dy < 0 && dx > 0,
+        "br" | "rb" => dy < 0 && dx < 0,
         _ => false,
     }
 }
@@ -142,10 +152,11 @@ fn matches(group: &str, dx: i8, dy: i8) -> bool {
 /// diagonal quarters (`fl`...) for diagonal atoms, none for orthogonal ones
 /// (where `fs` is forward plus sideways).
 fn direction_groups(prefix: &str, a: i8, b: i8) -> Result<Vec<String>, BetzaError> {
-    const OBLIQUE: [&str; 12] = [
-        "ff", "bb", "ll", "rr", "fs", "bs", "lv", "rv", "fl", "fr", "bl", "br",
+    const OBLIQUE: [&str; 16] = [
+        "ff", "bb", "ll", "rr", "fs", "bs", "lv", "rv", "fl", "fr", "bl", "br", "lf", "rf", "lb",
+        "rb",
     ];
-    const DIAGONAL: [&str; 4] = ["fl", "fr", "bl", "br"];
+    const DIAGONAL: [&str; 8] = ["fl", "fr", "bl", "br", "lf", "rf", "lb", "rb"];
     let pairs: &[&str] = if b == 0 {
         &[]
     } else if a == b {
@@ -171,7 +182,8 @@ fn direction_groups(prefix: &str, a: i8, b: i8) -> Result<Vec<String>, BetzaErro
     Ok(out)
 }
 
-/// Parses a Betza string into atoms.
+/// Parses a Betza string into atoms. Besides Betza letters, the bracketed
+/// words `[lion]`, `[hook-orth]` and `[hook-diag]` name the multi-leg moves.
 ///
 /// ```
 /// use banmen_rules::movement::{parse_betza, Atom, Modality};
@@ -187,6 +199,21 @@ pub fn parse_betza(text: &str) -> Result<Vec<Atom>, BetzaError> {
     let mut atoms = Vec::new();
     let mut i = 0;
     while i < chars.len() {
+        if chars[i] == '[' {
+            let end = chars[i..]
+                .iter()
+                .position(|&c| c == ']')
+                .ok_or_else(|| BetzaError(format!("unclosed '[' in '{text}'")))?;
+            let word: String = chars[i + 1..i + end].iter().collect();
+            atoms.push(match word.as_str() {
+                "lion" => Atom::Lion,
+                "hook-orth" => Atom::Hook { diagonal: false },
+                "hook-diag" => Atom::Hook { diagonal: true },
+                other => return Err(BetzaError(format!("unknown move '[{other}]' in '{text}'"))),
+            });
+            i += end + 1;
+            continue;
+        }
         // Prefix letters: modality and direction.
         let mut modality = Modality::Both;
         let mut hop = false;

@@ -57,7 +57,7 @@ impl Move {
 
     /// The origin of a board move (meaningless for a drop).
     #[inline(always)]
-    pub(crate) const fn from_raw(self) -> Square {
+    pub(crate) const fn origin(self) -> Square {
         Square(((self.0 >> 9) & SQ_MASK) as u16)
     }
 

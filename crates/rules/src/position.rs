@@ -10,6 +10,9 @@ use std::fmt;
 /// The most base types that can be held in hand.
 pub const MAX_HAND_KINDS: usize = 16;
 
+/// Hand counts with distinct hash keys (counts wrap beyond; no game has 64 of a kind).
+pub(crate) const HAND_KEYS: usize = 64;
+
 /// Counts of pieces in hand per base kind.
 pub type Hand = [u8; MAX_HAND_KINDS];
 
@@ -114,7 +117,7 @@ impl<B: BitBoard> Position<B> {
     /// How many pieces of base kind `k` `c` holds in hand.
     #[inline(always)]
     pub fn hand_count(&self, c: Color, k: Kind) -> u8 {
-        self.hands[c.index()][k.index()]
+        self.hands[c.index()].get(k.index()).copied().unwrap_or(0)
     }
 
     /// The hand of one side, indexed by base kind.
@@ -159,20 +162,25 @@ impl<B: BitBoard> Position<B> {
         self.hash ^= self.zobrist(p, sq);
     }
 
+    /// The key of holding `n` pieces of base kind `k` (zero for none). Hands are
+    /// XORed like the board, so a position's hash does not depend on the path to it.
+    #[inline(always)]
+    fn hand_key(&self, c: Color, k: usize, n: u8) -> u64 {
+        self.rules.zobrist_hand[c.index()][k * HAND_KEYS + (n as usize % HAND_KEYS)]
+    }
+
     #[inline(always)]
     pub(crate) fn add_to_hand(&mut self, c: Color, k: Kind) {
-        self.hands[c.index()][k.index()] += 1;
-        self.hash = self
-            .hash
-            .wrapping_add(self.rules.zobrist_hand[c.index()][k.index()]);
+        let n = self.hands[c.index()][k.index()];
+        self.hands[c.index()][k.index()] = n + 1;
+        self.hash ^= self.hand_key(c, k.index(), n) ^ self.hand_key(c, k.index(), n + 1);
     }
 
     #[inline(always)]
     pub(crate) fn take_from_hand(&mut self, c: Color, k: Kind) {
-        self.hands[c.index()][k.index()] -= 1;
-        self.hash = self
-            .hash
-            .wrapping_sub(self.rules.zobrist_hand[c.index()][k.index()]);
+        let n = self.hands[c.index()][k.index()];
+        self.hands[c.index()][k.index()] = n - 1;
+        self.hash ^= self.hand_key(c, k.index(), n) ^ self.hand_key(c, k.index(), n - 1);
     }
 
     /// Recomputes the hash from scratch (used after building a position).
@@ -185,10 +193,7 @@ impl<B: BitBoard> Position<B> {
         }
         for c in Color::ALL {
             for k in 0..self.rules.n_base.min(MAX_HAND_KINDS) {
-                h = h.wrapping_add(
-                    self.rules.zobrist_hand[c.index()][k]
-                        .wrapping_mul(self.hands[c.index()][k] as u64),
-                );
+                h ^= self.hand_key(c, k, self.hands[c.index()][k]);
             }
         }
         if self.side == Color::White {
@@ -212,7 +217,7 @@ impl<B: BitBoard> Position<B> {
             self.take_from_hand(us, k);
             self.put(Piece { color: us, kind: k }, to);
         } else {
-            let from = m.from_raw();
+            let from = m.origin();
             let code = self.board.as_ref()[from.index()];
             let piece = Piece::from_code(code).expect("move from an empty square");
             self.remove(piece, from);
@@ -257,7 +262,7 @@ impl<B: BitBoard> Position<B> {
         if let Some(k) = m.dropped() {
             self.hands[us.index()][k.index()] += 1;
         } else {
-            let from = m.from_raw();
+            let from = m.origin();
             let kind = if m.is_promotion() {
                 self.rules.kind(moved.kind).base
             } else {

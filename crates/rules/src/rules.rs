@@ -3,9 +3,10 @@
 //! Built once per variant and kept for the life of the process (`&'static`), so
 //! positions carry a plain reference.
 
-use crate::bitboard::{Bb128, BitBoard};
+use crate::bitboard::{Bb128, Bb320, BitBoard};
 use crate::movement::{parse_betza, Atom, Modality};
 use crate::piece::{Color, Kind};
+use crate::position::HAND_KEYS;
 use crate::square::{Geometry, Square};
 use crate::variant::RulesError;
 use crate::variant::{PromotionRule, Variant, VariantName};
@@ -91,6 +92,16 @@ pub struct Rules<B: BitBoard> {
     /// `[(dir * S + sq) * (R + 1) + n]`: the first `n` squares of a ray.
     pub(crate) ray_within: Vec<B>,
     pub(crate) max_range: usize,
+    /// `[color * K + kind]`: whether the kind has the lion's double moves.
+    pub(crate) lion: Vec<bool>,
+    /// `[color * K + kind]`: hook moves, bit 0 orthogonal, bit 1 diagonal.
+    pub(crate) hook: Vec<u8>,
+    /// King-step neighbours of each square.
+    pub(crate) neighbours: Vec<B>,
+    /// Whether pieces promote on capture (dai dai shogi) rather than in a zone.
+    pub(crate) promote_on_capture: bool,
+    /// Whether any kind has hook moves (then legality is tested in full).
+    pub(crate) any_hook: bool,
     /// Whether every movement is a plain leap or unlimited slide that moves and
     /// captures: then pins and checks decide legality without making the move.
     pub(crate) simple: bool,
@@ -119,6 +130,9 @@ pub struct Rules<B: BitBoard> {
     pub(crate) zobrist_hand: [Vec<u64>; 2],
     pub(crate) zobrist_side: u64,
 }
+
+/// Kinds that share a table, with the representative whose table is used.
+pub(crate) type KindGroup = (Vec<Kind>, Kind);
 
 /// Kinds sharing a range-limited capturing line: (kinds, direction, range, hop).
 pub(crate) type LimitedLine = (Vec<Kind>, u8, u8, bool);
@@ -267,6 +281,8 @@ impl<B: BitBoard> Rules<B> {
         let mut slide_mask = vec![0u8; 2 * nk];
         let mut line_moves = vec![Vec::new(); 2 * nk];
         let mut simple = true;
+        let mut lion = vec![false; 2 * nk];
+        let mut hook = vec![0u8; 2 * nk];
         let mut dir_sliders: [[Vec<Kind>; 8]; 2] = Default::default();
         let mut dir_hoppers: [[Vec<Kind>; 8]; 2] = Default::default();
         let mut limited_lines: [Vec<LimitedLine>; 2] = Default::default();
@@ -276,6 +292,27 @@ impl<B: BitBoard> Rules<B> {
                 let ck = color.index() * nk + k;
                 for atom in &atoms {
                     match *atom {
+                        Atom::Lion => {
+                            // Its steps and jumps: every square within two.
+                            simple = false;
+                            lion[ck] = true;
+                            for sq in g.all() {
+                                for df in -2..=2 {
+                                    for dr in -2..=2 {
+                                        if (df, dr) == (0, 0) {
+                                            continue;
+                                        }
+                                        if let Some(t) = sq_at(sq, df, dr) {
+                                            step[ck * s + sq.index()].set(t);
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                        Atom::Hook { diagonal } => {
+                            simple = false;
+                            hook[ck] |= if diagonal { 2 } else { 1 };
+                        }
                         Atom::Leap { dx, dy, modality } => {
                             let (df, dr) = board_dir(color, dx, dy);
                             let table = match modality {
@@ -359,6 +396,8 @@ impl<B: BitBoard> Rules<B> {
                         && step_capture[ca * s..(ca + 1) * s] == step_capture[cb * s..(cb + 1) * s]
                         && slide_mask[ca] == slide_mask[cb]
                         && line_moves[ca] == line_moves[cb]
+                        && lion[ca] == lion[cb]
+                        && hook[ca] == hook[cb]
                 }) && kinds[a].promotes_to.is_some() == kinds[b].promotes_to.is_some()
             };
             match move_classes
@@ -397,7 +436,8 @@ impl<B: BitBoard> Rules<B> {
                 let ck = color.index() * nk + k;
                 for sq in g.all() {
                     let i = ck * s + sq.index();
-                    let any_leap = !(step[i] | step_move[i] | step_capture[i]).is_empty();
+                    let any_leap =
+                        !(step[i] | step_move[i] | step_capture[i]).is_empty() || hook[ck] != 0;
                     let any_line = (0..8).any(|d| {
                         (slide_mask[ck] >> d) & 1 == 1 && !ray[d * s + sq.index()].is_empty()
                     }) || line_moves[ck].iter().any(|m| {
@@ -419,10 +459,13 @@ impl<B: BitBoard> Rules<B> {
         // Zobrist keys, fixed per variant so hashes are stable across runs.
         let mut rng = SplitMix(0x6261_6E6D_656E ^ (variant.name as u64) << 48);
         let zobrist_board = (0..2 * nk * s).map(|_| rng.next()).collect();
-        let zobrist_hand = [
-            (0..n_base).map(|_| rng.next()).collect(),
-            (0..n_base).map(|_| rng.next()).collect(),
-        ];
+        // Per colour, kind and count; holding none has key zero.
+        let mut hand_keys = || -> Vec<u64> {
+            (0..n_base * HAND_KEYS)
+                .map(|i| if i % HAND_KEYS == 0 { 0 } else { rng.next() })
+                .collect()
+        };
+        let zobrist_hand = [hand_keys(), hand_keys()];
         let zobrist_side = rng.next();
 
         let royal = kinds.iter().position(|k| k.royal).map(|i| Kind(i as u8));
@@ -449,6 +492,22 @@ impl<B: BitBoard> Rules<B> {
             ray_within,
             max_range,
             simple,
+            any_hook: hook.iter().any(|&h| h != 0),
+            neighbours: g
+                .all()
+                .map(|sq| {
+                    let mut b = B::EMPTY;
+                    for (df, dr) in DIRS {
+                        if let Some(t) = sq_at(sq, df, dr) {
+                            b.set(t);
+                        }
+                    }
+                    b
+                })
+                .collect(),
+            promote_on_capture: variant.promotion == PromotionRule::OnCapture,
+            lion,
+            hook,
             dir_sliders,
             dir_hoppers,
             limited_lines,
@@ -553,6 +612,13 @@ impl<B: BitBoard> Rules<B> {
         self.ray_within[(d * self.squares + sq.index()) * (self.max_range + 1) + n]
     }
 
+    /// The first square of a set in SFEN reading order (rank `a` first, then
+    /// from the highest file): how a lion's pass names its middle square.
+    pub(crate) fn first_in_reading_order(&self, set: B) -> Option<Square> {
+        let g = self.geometry;
+        set.squares().min_by_key(|&sq| (g.rank(sq), -g.file(sq)))
+    }
+
     /// Squares strictly between two aligned squares (empty if not aligned).
     #[inline(always)]
     pub fn between(&self, a: Square, b: Square) -> B {
@@ -607,8 +673,32 @@ impl<B: BitBoard> Rules<B> {
     }
 }
 
-type Cache = Vec<(VariantName, String, &'static Rules<Bb128>)>;
-static CACHE: Mutex<Cache> = Mutex::new(Vec::new());
+type Cache<B> = Vec<(VariantName, String, &'static Rules<B>)>;
+static CACHE_9: Mutex<Cache<Bb128>> = Mutex::new(Vec::new());
+static CACHE_17: Mutex<Cache<Bb320>> = Mutex::new(Vec::new());
+
+/// Compiles (once) and returns the rules of `name` with options, for board type `B`.
+fn cached<B: BitBoard>(
+    cache: &Mutex<Cache<B>>,
+    geometry: Geometry,
+    name: VariantName,
+    options: &str,
+) -> Result<&'static Rules<B>, RulesError> {
+    let (variant, canonical) = crate::variant::options::with_rules(name, options)?;
+    if variant.geometry != geometry {
+        return Err(RulesError(format!(
+            "{name} is played on {}x{}, not {}x{}",
+            variant.geometry.files, variant.geometry.ranks, geometry.files, geometry.ranks
+        )));
+    }
+    let mut cache = cache.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, _, r)) = cache.iter().find(|(n, c, _)| *n == name && *c == canonical) {
+        return Ok(r);
+    }
+    let rules: &'static Rules<B> = Box::leak(Box::new(Rules::new(variant)));
+    cache.push((name, canonical, rules));
+    Ok(rules)
+}
 
 /// The compiled rules of a 9x9 variant with default options.
 pub fn rules_9x9(name: VariantName) -> Option<&'static Rules<Bb128>> {
@@ -624,15 +714,36 @@ pub fn rules_9x9_with(
     name: VariantName,
     options: &str,
 ) -> Result<&'static Rules<Bb128>, RulesError> {
-    let (variant, canonical) = crate::variant::options::with_rules(name, options)?;
-    if variant.geometry != Geometry::NINE {
-        return Err(RulesError(format!("{name} is not played on a 9x9 board")));
+    cached(&CACHE_9, Geometry::NINE, name, options)
+}
+
+/// The compiled rules of a 17x17 variant (dai dai shogi) with rule options.
+///
+/// # Errors
+/// Unknown options, or a variant that is not played on 17x17.
+pub fn rules_17x17_with(
+    name: VariantName,
+    options: &str,
+) -> Result<&'static Rules<Bb320>, RulesError> {
+    cached(&CACHE_17, Geometry::SEVENTEEN, name, options)
+}
+
+/// A game's compiled rules on the board type it needs.
+#[derive(Clone, Copy, Debug)]
+pub enum AnyRules {
+    /// 81 squares: shogi, cannon shogi.
+    Nine(&'static Rules<Bb128>),
+    /// 289 squares: dai dai shogi.
+    Seventeen(&'static Rules<Bb320>),
+}
+
+/// The rules of any variant, with rule options.
+///
+/// # Errors
+/// Unknown options.
+pub fn rules_for(name: VariantName, options: &str) -> Result<AnyRules, RulesError> {
+    match name {
+        VariantName::DaiDaiShogi => rules_17x17_with(name, options).map(AnyRules::Seventeen),
+        _ => rules_9x9_with(name, options).map(AnyRules::Nine),
     }
-    let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some((_, _, r)) = cache.iter().find(|(n, c, _)| *n == name && *c == canonical) {
-        return Ok(r);
-    }
-    let rules: &'static Rules<Bb128> = Box::leak(Box::new(Rules::new(variant)));
-    cache.push((name, canonical, rules));
-    Ok(rules)
 }

@@ -223,7 +223,7 @@ impl<B: BitBoard> Position<B> {
                 match read_token(rules, &bytes[i..]) {
                     Ok((piece, len)) => {
                         i += len;
-                        covered += 1;
+                        covered = covered.saturating_add(1);
                         if let Some(sq) = g.square(file, r as i32) {
                             pos.put(piece, sq);
                         }
@@ -232,7 +232,7 @@ impl<B: BitBoard> Position<B> {
                     Err((problem, len)) => {
                         problems.push(problem);
                         i += len.max(1);
-                        covered += 1;
+                        covered = covered.saturating_add(1);
                         file -= 1;
                         row_ok = false;
                     }
@@ -337,7 +337,9 @@ impl<B: BitBoard> Position<B> {
         }
         let attacker_kingless = mode == SfenMode::Tsume && self.king_square(self.side).is_none();
         for k in 0..r.n_base.min(have.len()) {
-            if have[k] > full[k] && Some(Kind(k as u8)) != r.royal {
+            // Without drops, composed positions (more lions than the game has) are
+            // fine: there is no hand whose count could be impossible.
+            if r.variant.drops && have[k] > full[k] && Some(Kind(k as u8)) != r.royal {
                 problems.push(SfenProblem::TooMany {
                     piece: r.kinds[k].code.clone(),
                     count: have[k],
@@ -348,7 +350,11 @@ impl<B: BitBoard> Position<B> {
                 self.hands[(!self.side).index()][k] += (full[k] - have[k]) as u8;
             }
         }
-        if problems.is_empty() && self.is_king_attacked(!self.side) {
+        // Reported with any other problem, as long as each side has one king.
+        let one_king_each = r
+            .royal
+            .is_some_and(|k| Color::ALL.iter().all(|&c| self.pieces(c, k).count() == 1));
+        if one_king_each && self.is_king_attacked(!self.side) {
             problems.push(SfenProblem::OpponentInCheck);
         }
     }
@@ -451,7 +457,7 @@ fn parse_hand<B: BitBoard>(
         }
         let count: usize = if i > start {
             match hand[start..i].parse() {
-                Ok(n) if n >= 1 && n <= 200 => n,
+                Ok(n) if (1..=200).contains(&n) => n,
                 _ => {
                     problems.push(SfenProblem::BadHand(format!(
                         "bad count '{}'",

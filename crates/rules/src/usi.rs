@@ -380,7 +380,7 @@ impl<B: BitBoard> Rules<B> {
         if let Some(k) = m.dropped() {
             return format!("{}*{}", self.kind(k).code, g.name(m.to()));
         }
-        let mut s = g.name(m.from_raw()).to_string();
+        let mut s = g.name(m.origin()).to_string();
         if let Some(mid) = m.mid() {
             s.push_str(&g.name(mid).to_string());
         }

@@ -2,7 +2,9 @@
 //! with its source). Rows up to 25M nodes run in every test run; deeper rows
 //! with `cargo test -- --ignored`.
 
-use banmen_rules::{rules_9x9_with, Position, SfenMode, VariantName};
+use banmen_rules::{
+    rules_9x9_with, rules_for, AnyRules, BitBoard, Position, Rules, SfenMode, VariantName,
+};
 
 struct Row {
     variant: VariantName,
@@ -13,7 +15,8 @@ struct Row {
 }
 
 /// Reads a TSV whose columns end with `sfen, depth, nodes, source` (the
-/// cannon file has an `id` column first).
+/// cannon file has an `id` column first; the dai dai file is `id, dsfen, depth,
+/// nodes` and names its source in the README: an independent implementation).
 fn rows(file: &str, variant: VariantName) -> Vec<Row> {
     let path = format!("{}/tests/data/{file}", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(path).expect("perft data");
@@ -23,6 +26,15 @@ fn rows(file: &str, variant: VariantName) -> Vec<Row> {
         .map(|l| {
             let f: Vec<&str> = l.split('\t').collect();
             assert!(f.len() >= 4, "bad row: {l}");
+            if variant == VariantName::DaiDaiShogi {
+                return Row {
+                    variant,
+                    sfen: f[1].to_string(),
+                    depth: f[2].parse().expect("depth"),
+                    nodes: f[3].parse().expect("nodes"),
+                    source: format!("independent implementation, row {}", f[0]),
+                };
+            }
             let f = &f[f.len() - 4..];
             Row {
                 variant,
@@ -43,14 +55,18 @@ fn cannon_rows() -> Vec<Row> {
     rows("perft-cannon.tsv", VariantName::CannonShogi)
 }
 
+fn daidai_rows() -> Vec<Row> {
+    rows("perft-daidai.tsv", VariantName::DaiDaiShogi)
+}
+
 fn check_rows(all: Vec<Row>, keep: impl Fn(&Row) -> bool) {
     let mut failures = Vec::new();
     let mut checked = 0;
     for row in all.iter().filter(|r| keep(r)) {
-        let rules = rules_9x9_with(row.variant, "").unwrap();
-        let mut pos = Position::from_sfen(rules, &row.sfen, SfenMode::Strict)
-            .unwrap_or_else(|e| panic!("{}: {e}", row.sfen));
-        let got = pos.perft(row.depth);
+        let got = match rules_for(row.variant, "").unwrap() {
+            AnyRules::Nine(rules) => perft(rules, row),
+            AnyRules::Seventeen(rules) => perft(rules, row),
+        };
         checked += 1;
         if got != row.nodes {
             failures.push(format!(
@@ -65,6 +81,35 @@ fn check_rows(all: Vec<Row>, keep: impl Fn(&Row) -> bool) {
         "perft mismatches:\n{}",
         failures.join("\n")
     );
+}
+
+fn perft<B: BitBoard>(rules: &'static Rules<B>, row: &Row) -> u64 {
+    let mut pos = Position::from_sfen(rules, &row.sfen, SfenMode::Strict)
+        .unwrap_or_else(|e| panic!("{}: {e}", row.sfen));
+    pos.perft(row.depth)
+}
+
+#[test]
+fn daidai_perft_up_to_3m_nodes() {
+    check_rows(daidai_rows(), |r| r.nodes <= 3_000_000);
+}
+
+#[test]
+fn daidai_start_position_depths_1_to_3() {
+    let rows = daidai_rows();
+    let start: Vec<u64> = rows
+        .iter()
+        .filter(|r| r.source.ends_with("row start"))
+        .map(|r| r.nodes)
+        .collect();
+    assert_eq!(start, vec![58, 3346, 196_084, 11_440_526]);
+    check_rows(rows, |r| r.source.ends_with("row start") && r.depth <= 3);
+}
+
+#[test]
+#[ignore = "deep: the start position at depth 4, 11.4M nodes on 17x17; run with --ignored in release"]
+fn daidai_perft_deep_rows() {
+    check_rows(daidai_rows(), |r| r.nodes > 3_000_000);
 }
 
 const QUICK_LIMIT: u64 = 25_000_000;

@@ -2,6 +2,7 @@
 //! and the switches that make each game different (DESIGN.md: "A game is data").
 
 mod cannon;
+mod dai_dai;
 pub mod options;
 mod standard;
 
@@ -153,7 +154,7 @@ impl Variant {
         match name {
             VariantName::Shogi => Some(standard::standard()),
             VariantName::CannonShogi => Some(cannon::cannon(FlyingCannon::Hop)),
-            VariantName::DaiDaiShogi => None,
+            VariantName::DaiDaiShogi => dai_dai::dai_dai(&[]).ok().map(|(v, _)| v),
         }
     }
 

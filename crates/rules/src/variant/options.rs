@@ -80,9 +80,7 @@ pub fn with_rules(name: VariantName, text: &str) -> Result<(Variant, String), Ru
             };
             Ok((super::cannon::cannon(flying), canonical))
         }
-        VariantName::DaiDaiShogi => {
-            Err(RulesError("daidaishogi is not implemented yet".to_string()))
-        }
+        VariantName::DaiDaiShogi => super::dai_dai::dai_dai(&pairs),
     }
 }
 
