@@ -6,6 +6,7 @@
 //! moves are made and tested.
 
 use crate::bitboard::BitBoard;
+use crate::movement::Modality;
 use crate::moves::Move;
 use crate::piece::{Color, Kind, Piece};
 use crate::position::Position;
@@ -112,9 +113,10 @@ struct Attackers<B> {
     limited: [[(B, u8, bool); 4]; 8],
     n_limited: [u8; 8],
     any_limited: bool,
-    /// Pieces with hook moves.
+    /// Pieces with hook moves (any), orthogonal and diagonal.
     hooks: B,
-    by: Color,
+    hooks_orth: B,
+    hooks_diag: B,
 }
 
 impl<B: BitBoard> Position<B> {
@@ -130,7 +132,8 @@ impl<B: BitBoard> Position<B> {
             n_limited: [0; 8],
             any_limited: false,
             hooks: B::EMPTY,
-            by,
+            hooks_orth: B::EMPTY,
+            hooks_diag: B::EMPTY,
         };
         let lists: &[(usize, &Vec<KindGroup>)] = if FULL {
             &[(0usize, &r.step_groups), (1, &r.capture_step_groups)]
@@ -183,10 +186,16 @@ impl<B: BitBoard> Position<B> {
             }
             if r.any_hook {
                 for k in 0..r.kind_count() {
-                    if r.hook[r.ck(by, Kind(k as u8))] != 0 {
-                        a.hooks |= self.pieces(by, Kind(k as u8));
+                    let bits = r.hook[r.ck(by, Kind(k as u8))];
+                    let pieces = self.pieces(by, Kind(k as u8));
+                    if bits & 1 != 0 {
+                        a.hooks_orth |= pieces;
+                    }
+                    if bits & 2 != 0 {
+                        a.hooks_diag |= pieces;
                     }
                 }
+                a.hooks = a.hooks_orth | a.hooks_diag;
             }
         }
         a
@@ -196,6 +205,19 @@ impl<B: BitBoard> Position<B> {
     /// masks out pieces that are no longer there (a square just captured on).
     #[inline(always)]
     fn attackers_with<const FULL: bool>(&self, a: &Attackers<B>, sq: Square, occ: B) -> B {
+        let mut out = self.leap_attackers::<FULL>(a, sq);
+        for look in 0..8 {
+            out |= self.line_attackers::<FULL>(a, sq, look, occ);
+        }
+        if FULL && !a.hooks.is_empty() {
+            out |= self.hook_attackers(a, sq, occ);
+        }
+        out
+    }
+
+    /// Pieces in `a` that capture on `sq` by a leap (occupancy does not matter).
+    #[inline(always)]
+    fn leap_attackers<const FULL: bool>(&self, a: &Attackers<B>, sq: Square) -> B {
         let r = self.rules;
         let mut out = B::EMPTY;
         for &(b, base) in a.groups[..a.n_groups].iter().chain(a.more_groups.iter()) {
@@ -205,15 +227,73 @@ impl<B: BitBoard> Position<B> {
                 out |= r.step[base + sq.index()] & b;
             }
         }
-        for look in 0..8 {
-            out |= self.line_attackers::<FULL>(a, sq, look, occ);
+        out
+    }
+
+    /// Hook movers in `a` that reach `sq` with occupancy `occ`.
+    fn hook_attackers(&self, a: &Attackers<B>, sq: Square, occ: B) -> B {
+        let mut out = B::EMPTY;
+        for (x, path) in self.hook_paths(a, sq, occ) {
+            if (path & occ).is_empty() {
+                out.set(x);
+            }
         }
-        if FULL && !a.hooks.is_empty() {
-            let mut hooks = a.hooks & occ;
-            while let Some(h) = hooks.pop() {
-                let kind = self.piece_at(h).expect("hook piece").kind;
-                if self.hook_targets(a.by, kind, h, occ).has(sq) {
-                    out.set(h);
+        out
+    }
+
+    /// Every path by which a hook mover in `a` could reach `sq`: straight
+    /// along its line, or with one turn at one of the (at most two) squares
+    /// where a line of its crosses a line through `sq`. A path is open when
+    /// all its squares (turn included) are empty.
+    fn hook_paths(&self, a: &Attackers<B>, sq: Square, occ: B) -> Vec<(Square, B)> {
+        let r = self.rules;
+        let g = r.geometry;
+        let (kf, kr) = (g.file(sq), g.rank(sq));
+        let mut out = Vec::new();
+        for (set, diagonal) in [(a.hooks_orth, false), (a.hooks_diag, true)] {
+            let mut pieces = set & occ;
+            while let Some(x) = pieces.pop() {
+                let (xf, xr) = (g.file(x), g.rank(x));
+                let d = r.direction[x.index() * r.squares + sq.index()];
+                if d != NO_DIRECTION && ((d as usize) < 4) != diagonal {
+                    out.push((x, r.between(x, sq)));
+                    continue;
+                }
+                let corners = if diagonal {
+                    // Crossings of the diagonals through x and sq (same colour complex only).
+                    if (xf + xr - kf - kr) % 2 != 0 {
+                        [None, None]
+                    } else {
+                        let (a1, b1) = (xf - xr, kf + kr);
+                        let (a2, b2) = (kf - kr, xf + xr);
+                        [
+                            g.square((a1 + b1) / 2, (b1 - a1) / 2),
+                            g.square((a2 + b2) / 2, (b2 - a2) / 2),
+                        ]
+                    }
+                } else {
+                    [g.square(xf, kr), g.square(kf, xr)]
+                };
+                for c in corners.into_iter().flatten() {
+                    if c != x && c != sq {
+                        out.push((x, r.between(x, c) | B::from_square(c) | r.between(c, sq)));
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// The squares a hook mover's lines cover: a move that touches none of them
+    /// (nor the king's lines) cannot open or close a hook path to the king.
+    fn hook_lines(&self, a: &Attackers<B>) -> B {
+        let r = self.rules;
+        let mut out = B::EMPTY;
+        for (set, dirs) in [(a.hooks_orth, 0..4), (a.hooks_diag, 4..8)] {
+            let mut pieces = set;
+            while let Some(x) = pieces.pop() {
+                for d in dirs.clone() {
+                    out |= r.ray[d * r.squares + x.index()];
                 }
             }
         }
@@ -316,8 +396,21 @@ impl<B: BitBoard> Position<B> {
             let a = self.gather::<false>(by);
             self.attackers_with::<false>(&a, sq, occ) & occ
         } else {
+            // Hooks by walking their paths (hook_targets), not by the crossing
+            // squares the fast path uses: the reference generator stays independent.
             let a = self.gather::<true>(by);
-            self.attackers_with::<true>(&a, sq, occ) & occ
+            let mut out = self.leap_attackers::<true>(&a, sq);
+            for look in 0..8 {
+                out |= self.line_attackers::<true>(&a, sq, look, occ);
+            }
+            let mut hooks = a.hooks & occ;
+            while let Some(h) = hooks.pop() {
+                let kind = self.piece_at(h).expect("hook piece").kind;
+                if self.hook_targets(by, kind, h, occ).has(sq) {
+                    out.set(h);
+                }
+            }
+            out & occ
         }
     }
 
@@ -348,69 +441,12 @@ impl<B: BitBoard> Position<B> {
         if self.rules.simple {
             self.generate_simple(out);
         } else {
-            self.generate_pseudo(out);
-            self.retain_legal(out);
+            let ctx = Legality::new(self);
+            self.generate_pseudo(&mut Filtered {
+                ctx: &ctx,
+                inner: out,
+            });
         }
-    }
-
-    /// Keeps the pseudo-legal moves that do not leave the mover's king
-    /// attacked. A move that touches no line through the king, made while not
-    /// in check, cannot expose the king: only line attacks (slides, hops)
-    /// depend on occupancy, and a capture only removes attackers.
-    fn retain_legal(&self, out: &mut MoveList) {
-        let r = self.rules;
-        let us = self.side;
-        let Some(k) = self.king_square(us) else {
-            return;
-        };
-        let occ = self.occupied();
-        let enemies = self.gather::<true>(!us);
-        let in_check = !(self.attackers_with::<true>(&enemies, k, occ) & occ).is_empty();
-        let mut lines = B::EMPTY;
-        for d in 0..8 {
-            lines |= r.ray[d * r.squares + k.index()];
-        }
-        let king_bit = B::from_square(k);
-        let s = r.squares;
-        // Hook movers attack along paths off the king's lines: test every move.
-        let full = !enemies.hooks.is_empty();
-        // Whether the enemy attacks the king along the ray toward `via` after the change.
-        let ray_safe = |via: Square, occ2: B, gone: B| -> bool {
-            let d = r.direction[k.index() * s + via.index()];
-            d == NO_DIRECTION
-                || (self.line_attackers::<true>(&enemies, k, d as usize, occ2) & !gone & occ)
-                    .is_empty()
-        };
-        out.retain(|&m| {
-            let to = m.to();
-            let to_bit = B::from_square(to);
-            match m.from() {
-                None => {
-                    if in_check || full {
-                        (self.attackers_with::<true>(&enemies, k, occ | to_bit) & occ).is_empty()
-                    } else {
-                        !lines.has(to) || ray_safe(to, occ | to_bit, B::EMPTY)
-                    }
-                }
-                Some(from) if from == k => {
-                    let occ2 = (occ ^ king_bit) | to_bit;
-                    (self.attackers_with::<true>(&enemies, to, occ2) & !to_bit & occ).is_empty()
-                }
-                Some(from) => {
-                    let mid = m.mid().map(B::from_square).unwrap_or(B::EMPTY);
-                    let captured = to_bit | (mid & occ);
-                    let occ2 = ((occ ^ B::from_square(from)) & !mid) | to_bit;
-                    if in_check || full {
-                        return (self.attackers_with::<true>(&enemies, k, occ2) & !captured & occ)
-                            .is_empty();
-                    }
-                    (!lines.has(from) || ray_safe(from, occ2, captured))
-                        && (!lines.has(to) || ray_safe(to, occ2, captured))
-                        && m.mid()
-                            .is_none_or(|x| !lines.has(x) || ray_safe(x, occ2, captured))
-                }
-            }
-        });
     }
 
     /// Every legal move, found the slow way: every pseudo-legal move is made
@@ -444,7 +480,13 @@ impl<B: BitBoard> Position<B> {
             self.generate_simple(&mut c);
             c.0
         } else {
-            self.legal_moves().len() as u64
+            let ctx = Legality::new(self);
+            let mut c = Counter(0);
+            self.generate_pseudo(&mut Filtered {
+                ctx: &ctx,
+                inner: &mut c,
+            });
+            c.0
         }
     }
 
@@ -594,7 +636,7 @@ impl<B: BitBoard> Position<B> {
 
     /// Pseudo-legal moves (own king may be left attacked) for variants with
     /// restricted modalities, limited slides or hops.
-    fn generate_pseudo(&self, out: &mut MoveList) {
+    fn generate_pseudo<S: Sink<B>>(&self, out: &mut S) {
         let r = self.rules;
         let us = self.side;
         let occ = self.occupied();
@@ -619,6 +661,12 @@ impl<B: BitBoard> Position<B> {
                     dests |= r.slide(d, from, occ) & !own;
                 }
                 for lm in &r.line_moves[ck] {
+                    if !lm.hop && lm.modality == Modality::Both {
+                        // A limited slide: one walk gives both moves and captures.
+                        let d = lm.dir as usize;
+                        dests |= r.slide(d, from, occ) & r.within(d, from, lm.range) & !own;
+                        continue;
+                    }
                     if lm.modality.moves() {
                         dests |= r.line_targets(*lm, from, occ, false);
                     }
@@ -642,7 +690,7 @@ impl<B: BitBoard> Position<B> {
     /// A lion's moves that are more than a step or jump (rules/dai-dai-shogi.md
     /// §6.1, §12): a capture on an adjacent square followed by a second step
     /// (double capture, igui), and one pass.
-    fn lion_double_moves(&self, out: &mut MoveList, kind: Kind, from: Square) {
+    fn lion_double_moves<S: Sink<B>>(&self, out: &mut S, kind: Kind, from: Square) {
         let r = self.rules;
         let us = self.side;
         let from_bit = B::from_square(from);
@@ -653,12 +701,12 @@ impl<B: BitBoard> Position<B> {
         while let Some(a) = victims.pop() {
             let mut seconds = r.neighbours[a.index()] & !own_after;
             while let Some(x) = seconds.pop() {
-                out.push(Move::double(from, a, x, promote));
+                out.one(Move::double(from, a, x, promote));
             }
         }
         let empty_neighbours = r.neighbours[from.index()] & !self.occupied();
         if let Some(e) = r.first_in_reading_order(empty_neighbours) {
-            out.push(Move::double(from, e, from, false));
+            out.one(Move::double(from, e, from, false));
         }
     }
 
@@ -714,5 +762,188 @@ impl<B: BitBoard> Position<B> {
     /// Whether `m` (legal) gives check.
     pub fn gives_check(&self, m: Move) -> bool {
         self.after(m).in_check()
+    }
+}
+
+/// What decides, for variants with hops, limited lines, lions or hooks, whether
+/// a pseudo-legal move leaves the mover's king attacked — without making it.
+/// A move that touches no line through the king (nor, when the enemy has hook
+/// movers, any of their lines), made while not in check, cannot expose the
+/// king: only line and hook attacks depend on occupancy, and a capture only
+/// removes attackers. Such moves are accepted in bulk.
+struct Legality<'a, B: BitBoard> {
+    pos: &'a Position<B>,
+    enemies: Attackers<B>,
+    king: Option<Square>,
+    in_check: bool,
+    /// The king's eight rays.
+    lines: B,
+    /// Squares whose change may alter an attack on the king: `lines` plus the
+    /// hook movers' lines. Empty when there is no king.
+    sensitive: B,
+    hooked: bool,
+    /// The hook paths to the king (see `hook_paths`).
+    hook_paths: Vec<(Square, B)>,
+    leaps_on_king: B,
+}
+
+impl<'a, B: BitBoard> Legality<'a, B> {
+    fn new(pos: &'a Position<B>) -> Self {
+        let r = pos.rules;
+        let enemies = pos.gather::<true>(!pos.side);
+        let king = pos.king_square(pos.side);
+        let occ = pos.occupied();
+        let mut lines = B::EMPTY;
+        let mut sensitive = B::EMPTY;
+        let mut in_check = false;
+        let mut leaps_on_king = B::EMPTY;
+        let hooked = !enemies.hooks.is_empty();
+        let mut hook_paths = Vec::new();
+        if let Some(k) = king {
+            for d in 0..8 {
+                lines |= r.ray[d * r.squares + k.index()];
+            }
+            sensitive = lines | B::from_square(k);
+            if hooked {
+                sensitive |= pos.hook_lines(&enemies);
+                hook_paths = pos.hook_paths(&enemies, k, occ);
+            }
+            in_check = !(pos.attackers_with::<true>(&enemies, k, occ) & occ).is_empty();
+            leaps_on_king = pos.leap_attackers::<true>(&enemies, k);
+        }
+        Legality {
+            pos,
+            enemies,
+            king,
+            in_check,
+            lines,
+            sensitive,
+            hooked,
+            hook_paths,
+            leaps_on_king,
+        }
+    }
+
+    /// Whether every move of the piece on `from` to a square outside
+    /// `sensitive` is legal without a test.
+    #[inline(always)]
+    fn bulk_ok(&self, from: Option<Square>) -> bool {
+        !self.in_check && from.is_none_or(|f| !self.sensitive.has(f))
+    }
+
+    /// Whether `m` leaves the mover's king unattacked.
+    fn legal(&self, m: Move) -> bool {
+        let Some(k) = self.king else { return true };
+        let pos = self.pos;
+        let r = pos.rules;
+        let occ = pos.occupied();
+        let to = m.to();
+        let to_bit = B::from_square(to);
+        let e = &self.enemies;
+        // Whether the enemy attacks the king along the ray toward `via` after the change.
+        let ray_safe = |via: Square, occ2: B, gone: B| -> bool {
+            let d = r.direction[k.index() * r.squares + via.index()];
+            d == NO_DIRECTION
+                || (pos.line_attackers::<true>(e, k, d as usize, occ2) & !gone & occ).is_empty()
+        };
+        // Whether some hook mover (not captured) has an open path to the king.
+        let hooks_hit = |occ2: B, gone: B| -> bool {
+            self.hook_paths
+                .iter()
+                .any(|&(x, path)| !gone.has(x) && (path & occ2).is_empty())
+        };
+        let hook_safe = |changed: B, occ2: B, gone: B| -> bool {
+            !self.hooked || (changed & self.sensitive).is_empty() || !hooks_hit(occ2, gone)
+        };
+        // Every attack on the king after a non-king move, the leaps known already.
+        let attacked_after = |occ2: B, gone: B| -> bool {
+            if !(self.leaps_on_king & !gone).is_empty() {
+                return true;
+            }
+            let mut hit = B::EMPTY;
+            for look in 0..8 {
+                hit |= pos.line_attackers::<true>(e, k, look, occ2);
+            }
+            !(hit & !gone & occ).is_empty() || hooks_hit(occ2, gone)
+        };
+        match m.from() {
+            None => {
+                let occ2 = occ | to_bit;
+                if self.in_check {
+                    !attacked_after(occ2, B::EMPTY)
+                } else {
+                    (!self.lines.has(to) || ray_safe(to, occ2, B::EMPTY))
+                        && hook_safe(to_bit, occ2, B::EMPTY)
+                }
+            }
+            Some(from) if from == k => {
+                let occ2 = (occ ^ B::from_square(k)) | to_bit;
+                (pos.attackers_with::<true>(e, to, occ2) & !to_bit & occ).is_empty()
+            }
+            Some(from) => {
+                let mid = m.mid().map(B::from_square).unwrap_or(B::EMPTY);
+                let captured = to_bit | (mid & occ);
+                let occ2 = ((occ ^ B::from_square(from)) & !mid) | to_bit;
+                if self.in_check {
+                    return !attacked_after(occ2, captured);
+                }
+                hook_safe(B::from_square(from) | to_bit | mid, occ2, captured)
+                    && (!self.lines.has(from) || ray_safe(from, occ2, captured))
+                    && (!self.lines.has(to) || ray_safe(to, occ2, captured))
+                    && m.mid()
+                        .is_none_or(|x| !self.lines.has(x) || ray_safe(x, occ2, captured))
+            }
+        }
+    }
+}
+
+/// Passes on only the legal moves of a pseudo-legal generator.
+struct Filtered<'c, 'a, B: BitBoard, S> {
+    ctx: &'c Legality<'a, B>,
+    inner: &'c mut S,
+}
+
+impl<B: BitBoard, S: Sink<B>> Sink<B> for Filtered<'_, '_, B, S> {
+    #[inline(always)]
+    fn one(&mut self, m: Move) {
+        if self.ctx.legal(m) {
+            self.inner.one(m);
+        }
+    }
+    #[inline(always)]
+    fn board(&mut self, pos: &Position<B>, kind: Kind, from: Square, dests: B) {
+        let mut test = dests;
+        if self.ctx.bulk_ok(Some(from)) {
+            self.inner
+                .board(pos, kind, from, dests & !self.ctx.sensitive);
+            test &= self.ctx.sensitive;
+        }
+        let mut ok = B::EMPTY;
+        while let Some(to) = test.pop() {
+            // Promotion never changes legality: test the plain move.
+            if self.ctx.legal(Move::board(from, to, false)) {
+                ok.set(to);
+            }
+        }
+        if !ok.is_empty() {
+            self.inner.board(pos, kind, from, ok);
+        }
+    }
+    #[inline(always)]
+    fn drops(&mut self, kind: Kind, squares: B) {
+        let mut test = squares;
+        if self.ctx.bulk_ok(None) {
+            self.inner.drops(kind, squares & !self.ctx.sensitive);
+            test &= self.ctx.sensitive;
+        }
+        let mut ok = B::EMPTY;
+        while let Some(to) = test.pop() {
+            if self.ctx.legal(Move::drop(kind, to)) {
+                ok.set(to);
+            }
+        }
+        if !ok.is_empty() {
+            self.inner.drops(kind, ok);
+        }
     }
 }

@@ -212,6 +212,26 @@ fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
         .unwrap_or_else(|| "(non-text panic)".into())
 }
 
+/// Too big for the corpus file (about 11 MB): one rank of 2,200,000 runs of
+/// "1000P". Each run moves the parser's file counter 1001 squares left, so the
+/// `i32` counter passes `i32::MIN` (`file -= n.min(1000) as i32` in sfen.rs),
+/// which panics with "attempt to subtract with overflow" in builds with
+/// overflow checks (tests, debug) and wraps in release builds.
+#[test]
+fn a_huge_rank_is_refused_without_panicking() {
+    let text = "1000P".repeat(2_200_000);
+    for mode in [SfenMode::Strict, SfenMode::Tsume] {
+        match catch_unwind(|| sfen(&text, mode)) {
+            Ok(Ok(pos)) => panic!("accepted as {}", pos.to_sfen()),
+            Ok(Err(e)) => assert!(!e.to_string().is_empty()),
+            Err(payload) => panic!(
+                "the SFEN parser panicked on \"1000P\" x 2,200,000 ({mode:?}): {}",
+                panic_text(&*payload)
+            ),
+        }
+    }
+}
+
 #[test]
 fn sfen_refusals_name_the_reason() {
     let rank =
