@@ -113,6 +113,8 @@ struct Attackers<B> {
     limited: [[(B, u8, bool); 4]; 8],
     n_limited: [u8; 8],
     any_limited: bool,
+    /// Every piece of the attacking side.
+    all: B,
     /// Pieces with hook moves (any), orthogonal and diagonal.
     hooks: B,
     hooks_orth: B,
@@ -131,25 +133,22 @@ impl<B: BitBoard> Position<B> {
             limited: [[(B::EMPTY, 0, false); 4]; 8],
             n_limited: [0; 8],
             any_limited: false,
+            all: self.by_color[by.index()],
             hooks: B::EMPTY,
             hooks_orth: B::EMPTY,
             hooks_diag: B::EMPTY,
         };
-        let lists: &[(usize, &Vec<KindGroup>)] = if FULL {
-            &[(0usize, &r.step_groups), (1, &r.capture_step_groups)]
-        } else {
-            &[(0usize, &r.step_groups)]
-        };
-        for &(table, list) in lists {
-            for (members, rep) in list {
+        // The full path finds leapers through `leap_sources` instead of groups.
+        let groups: &[KindGroup] = if FULL { &[] } else { &r.step_groups };
+        {
+            for (members, rep) in groups {
                 let mut b = B::EMPTY;
                 for &k in members {
                     b |= self.pieces(by, k);
                 }
                 if !b.is_empty() {
-                    // Reverse look-up: the other colour's pattern from the target
-                    // square. Offsets into `step_capture` are marked by the high bit.
-                    let entry = (b, (r.ck(!by, *rep) * r.squares) | table << 63);
+                    // Reverse look-up: the other colour's pattern from the target square.
+                    let entry = (b, r.ck(!by, *rep) * r.squares);
                     if a.n_groups < a.groups.len() {
                         a.groups[a.n_groups] = entry;
                         a.n_groups += 1;
@@ -220,12 +219,20 @@ impl<B: BitBoard> Position<B> {
     fn leap_attackers<const FULL: bool>(&self, a: &Attackers<B>, sq: Square) -> B {
         let r = self.rules;
         let mut out = B::EMPTY;
-        for &(b, base) in a.groups[..a.n_groups].iter().chain(a.more_groups.iter()) {
-            if FULL && base >> 63 != 0 {
-                out |= r.step_capture[(base & !(1 << 63)) + sq.index()] & b;
-            } else {
-                out |= r.step[base + sq.index()] & b;
+        if FULL {
+            // Only pieces standing where some leap could come from are looked at.
+            let mut candidates = r.leap_sources[sq.index()] & a.all;
+            while let Some(x) = candidates.pop() {
+                let p = self.piece_at(x).expect("occupied");
+                let i = r.ck(p.color, p.kind) * r.squares + x.index();
+                if (r.step[i] | r.step_capture[i]).has(sq) {
+                    out.set(x);
+                }
             }
+            return out;
+        }
+        for &(b, base) in a.groups[..a.n_groups].iter().chain(a.more_groups.iter()) {
+            out |= r.step[base + sq.index()] & b;
         }
         out
     }

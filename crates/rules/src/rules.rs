@@ -96,6 +96,8 @@ pub struct Rules<B: BitBoard> {
     pub(crate) lion: Vec<bool>,
     /// `[color * K + kind]`: hook moves, bit 0 orthogonal, bit 1 diagonal.
     pub(crate) hook: Vec<u8>,
+    /// Per square, every square from which some kind's capturing leap reaches it.
+    pub(crate) leap_sources: Vec<B>,
     /// King-step neighbours of each square.
     pub(crate) neighbours: Vec<B>,
     /// Whether pieces promote on capture (dai dai shogi) rather than in a zone.
@@ -111,8 +113,6 @@ pub struct Rules<B: BitBoard> {
     pub(crate) dir_hoppers: [[Vec<Kind>; 8]; 2],
     /// Kinds (per colour) that capture along a line with a range limit.
     pub(crate) limited_lines: [Vec<LimitedLine>; 2],
-    /// Groups of kinds with identical capture-only leaps.
-    pub(crate) capture_step_groups: Vec<(Vec<Kind>, Kind)>,
     /// Non-royal kinds grouped by identical movement and promotion behaviour
     /// (gold and the pieces that move as gold), with a representative.
     pub(crate) move_classes: Vec<(Vec<Kind>, Kind)>,
@@ -408,7 +408,6 @@ impl<B: BitBoard> Rules<B> {
                 None => move_classes.push((vec![Kind(k as u8)], Kind(k as u8))),
             }
         }
-        let capture_step_groups = leap_groups(&step_capture, nk, s);
 
         // Zones and dead squares.
         let mut rank_mask = vec![B::EMPTY; g.ranks as usize];
@@ -474,6 +473,18 @@ impl<B: BitBoard> Rules<B> {
             .and_then(|code| kinds.iter().position(|k| k.code == code))
             .map(|i| Kind(i as u8));
 
+        let leap_sources = {
+            let mut src = vec![B::EMPTY; s];
+            for ck in 0..2 * nk {
+                for x in g.all() {
+                    let mut t = step[ck * s + x.index()] | step_capture[ck * s + x.index()];
+                    while let Some(sq) = t.pop() {
+                        src[sq.index()].set(x);
+                    }
+                }
+            }
+            src
+        };
         Rules {
             geometry: g,
             n_base,
@@ -493,6 +504,7 @@ impl<B: BitBoard> Rules<B> {
             max_range,
             simple,
             any_hook: hook.iter().any(|&h| h != 0),
+            leap_sources,
             neighbours: g
                 .all()
                 .map(|sq| {
@@ -513,7 +525,6 @@ impl<B: BitBoard> Rules<B> {
             limited_lines,
             step_groups,
             move_classes,
-            capture_step_groups,
             zone,
             dead,
             file_mask,

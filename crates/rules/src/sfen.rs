@@ -31,6 +31,8 @@ pub enum SfenProblem {
         expected: usize,
         found: usize,
     },
+    /// A run of empty squares written as 0 or with a leading zero.
+    BadEmptyRun(String),
     /// A piece token the variant does not have.
     UnknownPiece(String),
     /// A `+` before a piece that cannot promote, or a dangling `+`.
@@ -78,6 +80,7 @@ impl fmt::Display for SfenProblem {
                 write!(f, "rank {rank} covers {found} squares, expected {expected}")
             }
             UnknownPiece(t) => write!(f, "unknown piece '{t}'"),
+            BadEmptyRun(t) => write!(f, "'{t}' is not a count of empty squares (1 or more, no leading zero)"),
             BadPromotion(t) => write!(f, "'{t}' cannot be promoted"),
             BadSide(s) => write!(f, "side to move must be 'b' or 'w', found '{s}'"),
             BadHand(s) => write!(f, "bad hand: {s}"),
@@ -216,8 +219,12 @@ impl<B: BitBoard> Position<B> {
                         i += 1;
                     }
                     let n: usize = row[start..i].parse().unwrap_or(usize::MAX);
+                    if n == 0 || row[start..i].starts_with('0') {
+                        problems.push(SfenProblem::BadEmptyRun(row[start..i].to_string()));
+                        row_ok = false;
+                    }
                     covered = covered.saturating_add(n);
-                    file -= n.min(1000) as i32;
+                    file = file.saturating_sub(n.min(1000) as i32);
                     continue;
                 }
                 match read_token(rules, &bytes[i..]) {
@@ -227,13 +234,13 @@ impl<B: BitBoard> Position<B> {
                         if let Some(sq) = g.square(file, r as i32) {
                             pos.put(piece, sq);
                         }
-                        file -= 1;
+                        file = file.saturating_sub(1);
                     }
                     Err((problem, len)) => {
                         problems.push(problem);
                         i += len.max(1);
                         covered = covered.saturating_add(1);
-                        file -= 1;
+                        file = file.saturating_sub(1);
                         row_ok = false;
                     }
                 }
@@ -269,7 +276,7 @@ impl<B: BitBoard> Position<B> {
         // Move number.
         if let Some(&n) = fields.get(3) {
             match n.parse::<u32>() {
-                Ok(v) if v >= 1 => pos.move_number = v,
+                Ok(v) if v >= 1 && n.bytes().all(|b| b.is_ascii_digit()) => pos.move_number = v,
                 _ => problems.push(SfenProblem::BadMoveNumber(n.to_string())),
             }
         }

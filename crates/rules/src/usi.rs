@@ -356,7 +356,7 @@ fn resolve_double<B: BitBoard>(
     if legal.contains(&exact) {
         return Some(exact);
     }
-    if from == to && pos.piece_at(mid).is_none() {
+    if from == to && pos.piece_at(mid).is_none() && pos.rules().lion.iter().any(|&l| l) {
         return legal.iter().copied().find(|m| {
             m.from() == Some(from)
                 && m.to() == to
@@ -364,7 +364,8 @@ fn resolve_double<B: BitBoard>(
                 && m.is_promotion() == promote
         });
     }
-    if pos.piece_at(mid).is_none() {
+    let lions = pos.rules().lion.iter().any(|&l| l);
+    if lions && pos.piece_at(mid).is_none() {
         let plain = Move::board(from, to, promote);
         if legal.contains(&plain) {
             return Some(plain);

@@ -1,0 +1,276 @@
+//! The properties the fuzz targets check, as plain functions so that they can
+//! also be run on stable Rust (the tests below replay the seed corpus, the
+//! bad-input corpora of `banmen-rules` and a few thousand cheap mutations of
+//! them) without cargo-fuzz or libFuzzer.
+//!
+//! Every function here panics if and only if a property fails; a parser error
+//! is never a failure.
+
+use banmen_rules::{rules_9x9, Bb128, Position, Rules, SfenMode, UsiMove, VariantName};
+use std::sync::OnceLock;
+
+/// The position every `usi_move` input is also resolved against, besides the
+/// start: a middlegame with promoted pieces on the board and pieces in both
+/// hands (the well-known second perft position).
+pub const MIDGAME_SFEN: &str =
+    "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1";
+
+/// Standard shogi's rules.
+pub fn rules() -> &'static Rules<Bb128> {
+    rules_9x9(VariantName::Shogi).expect("standard shogi is built in")
+}
+
+fn positions() -> &'static [Position<Bb128>; 2] {
+    static POSITIONS: OnceLock<[Position<Bb128>; 2]> = OnceLock::new();
+    POSITIONS.get_or_init(|| {
+        let rules = rules();
+        [
+            Position::from_sfen(rules, "startpos", SfenMode::Strict).expect("startpos"),
+            Position::from_sfen(rules, MIDGAME_SFEN, SfenMode::Strict).expect("midgame"),
+        ]
+    })
+}
+
+/// Target `sfen`: arbitrary bytes (lossily decoded as UTF-8) are parsed in both
+/// modes. A refusal must name at least one problem and display as non-empty
+/// text. A position that is accepted must write an SFEN that parses back (in
+/// the same mode) to an equal position, and its legal moves must be generated
+/// without panicking, agree with the slow reference generator, round-trip
+/// through USI text, and make/unmake back to the same position.
+pub fn check_sfen(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    let rules = rules();
+    for mode in [SfenMode::Strict, SfenMode::Tsume] {
+        match Position::from_sfen(rules, &text, mode) {
+            Err(e) => {
+                assert!(
+                    !e.problems.is_empty(),
+                    "{text:?} ({mode:?}): an error with no problem"
+                );
+                assert!(!e.to_string().is_empty());
+                for p in &e.problems {
+                    assert!(!p.to_string().is_empty(), "{p:?} displays as nothing");
+                }
+            }
+            Ok(pos) => check_position(&pos, mode, &text),
+        }
+    }
+}
+
+fn check_position(pos: &Position<Bb128>, mode: SfenMode, text: &str) {
+    let rules = pos.rules();
+    let sfen = pos.to_sfen();
+    let again = Position::from_sfen(rules, &sfen, mode)
+        .unwrap_or_else(|e| panic!("{text:?} ({mode:?}) parsed, but its SFEN {sfen:?} not: {e}"));
+    assert_eq!(&again, pos, "{text:?} ({mode:?}) -> {sfen:?}");
+    assert_eq!(again.to_sfen(), sfen, "{text:?} ({mode:?})");
+    assert_eq!(
+        again.hash(),
+        pos.hash(),
+        "{text:?} ({mode:?}): hash differs"
+    );
+    assert_eq!(again.move_number(), pos.move_number());
+
+    let mut legal = pos.legal_moves();
+    let mut reference = pos.legal_moves_reference();
+    legal.sort_unstable();
+    reference.sort_unstable();
+    assert_eq!(
+        legal, reference,
+        "{sfen:?}: fast and reference movegen differ"
+    );
+    let mut scratch = pos.clone();
+    for &m in &legal {
+        let usi = pos.move_to_usi(m);
+        assert_eq!(
+            pos.parse_move(&usi),
+            Ok(m),
+            "{sfen:?}: {usi} does not round-trip"
+        );
+        let undo = scratch.make_move(m);
+        scratch.unmake_move(m, undo);
+        assert!(
+            &scratch == pos,
+            "{sfen:?}: make/unmake {usi} changed the position"
+        );
+        assert_eq!(
+            scratch.hash(),
+            pos.hash(),
+            "{sfen:?}: make/unmake {usi} changed the hash"
+        );
+    }
+}
+
+/// Target `usi_move`: arbitrary bytes (lossily decoded as UTF-8) are parsed as
+/// a USI move. A refusal must display as non-empty text. An accepted move must
+/// display as the same text and parse back to the same value; resolving it
+/// against the start position and a middlegame position must not panic, an
+/// `Ok` must be a legal move, and `Position::parse_move` must agree.
+pub fn check_usi_move(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    match text.parse::<UsiMove>() {
+        Err(e) => {
+            assert!(!e.to_string().is_empty());
+            for pos in positions() {
+                assert!(pos.parse_move(&text).is_err(), "{text:?}");
+            }
+        }
+        Ok(usi) => {
+            let shown = usi.to_string();
+            let back: UsiMove = shown
+                .parse()
+                .unwrap_or_else(|e| panic!("{text:?} parsed as {usi:?}, shown as {shown:?}: {e}"));
+            assert_eq!(back, usi, "{text:?} shown as {shown:?}");
+            assert_eq!(shown, text, "the USI grammar has one spelling per move");
+            for pos in positions() {
+                let resolved = usi.to_move(pos);
+                match resolved {
+                    Ok(m) => {
+                        assert!(pos.legal_moves().contains(&m), "{text:?}: Ok but not legal");
+                        let written = pos.move_to_usi(m);
+                        if written != shown {
+                            // A double move may resolve to another spelling (a
+                            // plain move when the middle square is empty, a lion
+                            // pass through another empty neighbour), but the
+                            // ends and the promotion are the ones written.
+                            assert!(
+                                matches!(usi, UsiMove::Double { .. }),
+                                "{text:?} -> {written}"
+                            );
+                            assert_eq!(ends(&usi), ends(&written.parse().expect("own USI")));
+                        }
+                    }
+                    Err(ref e) => assert!(!e.to_string().is_empty()),
+                }
+                let via_text = pos.parse_move(&text);
+                match (&resolved, &via_text) {
+                    (Ok(a), Ok(b)) => assert_eq!(a, b),
+                    (Err(_), Err(e)) => assert!(!e.to_string().is_empty()),
+                    _ => panic!("{text:?}: to_move {resolved:?} but parse_move {via_text:?}"),
+                }
+            }
+        }
+    }
+}
+
+/// Origin, destination and promotion of a board move.
+fn ends(m: &UsiMove) -> Option<(String, String, bool)> {
+    match m {
+        UsiMove::Normal { from, to, promote }
+        | UsiMove::Double {
+            from, to, promote, ..
+        } => Some((from.to_string(), to.to_string(), *promote)),
+        UsiMove::Drop { .. } => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! Replays on stable: the seed corpora, the rules crate's bad-input lists,
+    //! and cheap byte-level mutations of all of them.
+    use super::*;
+    use std::path::{Path, PathBuf};
+
+    fn root() -> PathBuf {
+        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+    }
+
+    /// The files of a seed corpus folder, each one input.
+    fn corpus(target: &str) -> Vec<Vec<u8>> {
+        let dir = root().join("corpus").join(target);
+        let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+            .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+            .map(|e| e.expect("dir entry").path())
+            .filter(|p| p.is_file())
+            .collect();
+        files.sort();
+        assert!(!files.is_empty(), "{} is empty", dir.display());
+        files
+            .iter()
+            .map(|p| std::fs::read(p).expect("read"))
+            .collect()
+    }
+
+    /// One input per line of a rules-crate data file.
+    fn lines(path: &Path) -> Vec<Vec<u8>> {
+        let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path:?}: {e}"));
+        text.lines().map(|l| l.as_bytes().to_vec()).collect()
+    }
+
+    fn rules_data(name: &str) -> PathBuf {
+        root().join("../crates/rules/tests/data").join(name)
+    }
+
+    /// xorshift64*: deterministic, no dependency.
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 >> 12;
+            self.0 ^= self.0 << 25;
+            self.0 ^= self.0 >> 27;
+            self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+        }
+        fn below(&mut self, n: usize) -> usize {
+            (self.next() % n.max(1) as u64) as usize
+        }
+    }
+
+    const INTERESTING: &[u8] = b"0123456789+-*/ bwKkPpLlNnSsGgBbRrXx\0\xff\xc3";
+
+    fn mutate(rng: &mut Rng, input: &[u8]) -> Vec<u8> {
+        let mut v = input.to_vec();
+        for _ in 0..1 + rng.below(3) {
+            let pick = INTERESTING[rng.below(INTERESTING.len())];
+            match rng.below(4) {
+                0 if !v.is_empty() => {
+                    let i = rng.below(v.len());
+                    v.remove(i);
+                }
+                1 => {
+                    let i = rng.below(v.len() + 1);
+                    v.insert(i, pick);
+                }
+                2 if !v.is_empty() => {
+                    let i = rng.below(v.len());
+                    v[i] = pick;
+                }
+                _ if !v.is_empty() => {
+                    let i = rng.below(v.len());
+                    v.truncate(i);
+                }
+                _ => v.push(pick),
+            }
+        }
+        v
+    }
+
+    fn replay(inputs: &[Vec<u8>], check: fn(&[u8]), mutations: usize) {
+        for input in inputs {
+            check(input);
+        }
+        let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+        for _ in 0..mutations {
+            let base = &inputs[rng.below(inputs.len())];
+            check(&mutate(&mut rng, base));
+        }
+    }
+
+    #[test]
+    fn sfen_corpus_and_mutations() {
+        let mut inputs = corpus("sfen");
+        inputs.extend(lines(&rules_data("bad-sfen.txt")));
+        replay(&inputs, check_sfen, 3_000);
+    }
+
+    #[test]
+    fn usi_move_corpus_and_mutations() {
+        let mut inputs = corpus("usi_move");
+        inputs.extend(lines(&rules_data("bad-usi.txt")));
+        replay(&inputs, check_usi_move, 20_000);
+    }
+
+    #[test]
+    fn midgame_position_is_valid() {
+        assert!(!positions()[1].legal_moves().is_empty());
+    }
+}
