@@ -10,7 +10,7 @@ use crate::movement::Modality;
 use crate::moves::Move;
 use crate::piece::{Color, Kind, Piece};
 use crate::position::Position;
-use crate::rules::{KindGroup, NO_DIRECTION, OPPOSITE};
+use crate::rules::{NO_DIRECTION, OPPOSITE};
 use crate::square::Square;
 
 /// A list of moves; reuse one across calls to avoid allocation.
@@ -21,7 +21,14 @@ pub type MoveList = Vec<Move>;
 trait Sink<B: BitBoard> {
     fn one(&mut self, m: Move);
     /// Moves of the piece `kind` on `from` to each of `dests`, with the promotion choices.
-    fn board(&mut self, pos: &Position<B>, kind: Kind, from: Square, dests: B);
+    #[inline(always)]
+    fn board(&mut self, pos: &Position<B>, kind: Kind, from: Square, dests: B) {
+        let (eligible, dead) = promotion_masks(pos, kind, from);
+        self.board_with(from, dests, eligible, dead);
+    }
+    /// Moves from `from` to each of `dests`: a promotion where `eligible`, a
+    /// plain move except where `dead` (the piece could never move again).
+    fn board_with(&mut self, from: Square, dests: B, eligible: B, dead: B);
     /// Drops of `kind` on each of `squares`.
     fn drops(&mut self, kind: Kind, squares: B);
 }
@@ -59,8 +66,7 @@ impl<B: BitBoard> Sink<B> for MoveList {
         self.push(m);
     }
     #[inline(always)]
-    fn board(&mut self, pos: &Position<B>, kind: Kind, from: Square, mut dests: B) {
-        let (eligible, dead) = promotion_masks(pos, kind, from);
+    fn board_with(&mut self, from: Square, mut dests: B, eligible: B, dead: B) {
         while let Some(to) = dests.pop() {
             if eligible.has(to) {
                 self.push(Move::board(from, to, true));
@@ -87,8 +93,7 @@ impl<B: BitBoard> Sink<B> for Counter {
         self.0 += 1;
     }
     #[inline(always)]
-    fn board(&mut self, pos: &Position<B>, kind: Kind, from: Square, dests: B) {
-        let (eligible, dead) = promotion_masks(pos, kind, from);
+    fn board_with(&mut self, _from: Square, dests: B, eligible: B, dead: B) {
         self.0 += ((dests & eligible).count() + (dests & !dead).count()) as u64;
     }
     #[inline(always)]
@@ -100,11 +105,6 @@ impl<B: BitBoard> Sink<B> for Counter {
 /// Enemy attackers gathered once per generation: leaping groups and the
 /// line pieces along each direction.
 struct Attackers<B> {
-    /// (pieces, offset of the reverse leap table) for leaps that capture.
-    groups: [(B, usize); 16],
-    n_groups: usize,
-    /// Groups beyond the sixteenth (dai dai shogi has many leap patterns).
-    more_groups: Vec<(B, usize)>,
     /// `sliders[d]`: pieces that capture by an unlimited slide in board direction `d`.
     sliders: [B; 8],
     /// `hoppers[d]`: pieces that capture by an unlimited hop in direction `d`.
@@ -121,13 +121,77 @@ struct Attackers<B> {
     hooks_diag: B,
 }
 
+/// The attackers of a variant whose pieces only leap and slide without limit
+/// (standard shogi): leaping groups and the sliders along each direction.
+struct Lean<B> {
+    /// (pieces, offset of the reverse leap table).
+    groups: [(B, usize); 12],
+    n_groups: usize,
+    /// Groups beyond the twelfth.
+    more_groups: Vec<(B, usize)>,
+    /// `sliders[d]`: pieces that slide without limit in board direction `d`.
+    sliders: [B; 8],
+}
+
 impl<B: BitBoard> Position<B> {
-    fn gather<const FULL: bool>(&self, by: Color) -> Attackers<B> {
+    fn gather_lean(&self, by: Color) -> Lean<B> {
         let r = self.rules;
-        let mut a = Attackers {
-            groups: [(B::EMPTY, 0usize); 16],
+        let mut l = Lean {
+            groups: [(B::EMPTY, 0usize); 12],
             n_groups: 0,
             more_groups: Vec::new(),
+            sliders: [B::EMPTY; 8],
+        };
+        for (members, rep) in &r.step_groups {
+            let mut b = B::EMPTY;
+            for &k in members {
+                b |= self.pieces(by, k);
+            }
+            if !b.is_empty() {
+                // Reverse look-up: the other colour's pattern from the target square.
+                let entry = (b, r.ck(!by, *rep) * r.squares);
+                if l.n_groups < l.groups.len() {
+                    l.groups[l.n_groups] = entry;
+                    l.n_groups += 1;
+                } else {
+                    l.more_groups.push(entry);
+                }
+            }
+        }
+        for (d, s) in l.sliders.iter_mut().enumerate() {
+            for &k in &r.dir_sliders[by.index()][d] {
+                *s |= self.pieces(by, k);
+            }
+        }
+        l
+    }
+
+    /// Pieces in `l` that could capture on `sq` with occupancy `occ`.
+    #[inline(always)]
+    fn lean_attackers(&self, l: &Lean<B>, sq: Square, occ: B) -> B {
+        let r = self.rules;
+        let mut out = B::EMPTY;
+        for &(b, base) in l.groups[..l.n_groups].iter().chain(l.more_groups.iter()) {
+            out |= r.step[base + sq.index()] & b;
+        }
+        for look in 0..8 {
+            let s = l.sliders[OPPOSITE[look]];
+            // Cheap test first: is any such slider on this ray at all?
+            if (r.ray[look * r.squares + sq.index()] & s).is_empty() {
+                continue;
+            }
+            if let Some(b) = r.first_blocker(look, sq, occ) {
+                if s.has(b) {
+                    out.set(b);
+                }
+            }
+        }
+        out
+    }
+
+    fn gather(&self, by: Color) -> Attackers<B> {
+        let r = self.rules;
+        let mut a = Attackers {
             sliders: [B::EMPTY; 8],
             hoppers: [B::EMPTY; 8],
             limited: [[(B::EMPTY, 0, false); 4]; 8],
@@ -138,37 +202,17 @@ impl<B: BitBoard> Position<B> {
             hooks_orth: B::EMPTY,
             hooks_diag: B::EMPTY,
         };
-        // The full path finds leapers through `leap_sources` instead of groups.
-        let groups: &[KindGroup] = if FULL { &[] } else { &r.step_groups };
-        {
-            for (members, rep) in groups {
-                let mut b = B::EMPTY;
-                for &k in members {
-                    b |= self.pieces(by, k);
-                }
-                if !b.is_empty() {
-                    // Reverse look-up: the other colour's pattern from the target square.
-                    let entry = (b, r.ck(!by, *rep) * r.squares);
-                    if a.n_groups < a.groups.len() {
-                        a.groups[a.n_groups] = entry;
-                        a.n_groups += 1;
-                    } else {
-                        a.more_groups.push(entry);
-                    }
-                }
-            }
-        }
         for d in 0..8 {
             for &k in &r.dir_sliders[by.index()][d] {
                 a.sliders[d] |= self.pieces(by, k);
             }
-            if FULL {
+            {
                 for &k in &r.dir_hoppers[by.index()][d] {
                     a.hoppers[d] |= self.pieces(by, k);
                 }
             }
         }
-        if FULL {
+        {
             for (members, dir, range, hop) in &r.limited_lines[by.index()] {
                 let mut b = B::EMPTY;
                 for &k in members {
@@ -203,12 +247,12 @@ impl<B: BitBoard> Position<B> {
     /// Pieces in `a` that could capture on `sq` with occupancy `occ`. The caller
     /// masks out pieces that are no longer there (a square just captured on).
     #[inline(always)]
-    fn attackers_with<const FULL: bool>(&self, a: &Attackers<B>, sq: Square, occ: B) -> B {
-        let mut out = self.leap_attackers::<FULL>(a, sq);
+    fn attackers_with(&self, a: &Attackers<B>, sq: Square, occ: B) -> B {
+        let mut out = self.leap_attackers(a, sq);
         for look in 0..8 {
-            out |= self.line_attackers::<FULL>(a, sq, look, occ);
+            out |= self.line_attackers(a, sq, look, occ);
         }
-        if FULL && !a.hooks.is_empty() {
+        if !a.hooks.is_empty() {
             out |= self.hook_attackers(a, sq, occ);
         }
         out
@@ -216,23 +260,17 @@ impl<B: BitBoard> Position<B> {
 
     /// Pieces in `a` that capture on `sq` by a leap (occupancy does not matter).
     #[inline(always)]
-    fn leap_attackers<const FULL: bool>(&self, a: &Attackers<B>, sq: Square) -> B {
+    fn leap_attackers(&self, a: &Attackers<B>, sq: Square) -> B {
         let r = self.rules;
         let mut out = B::EMPTY;
-        if FULL {
-            // Only pieces standing where some leap could come from are looked at.
-            let mut candidates = r.leap_sources[sq.index()] & a.all;
-            while let Some(x) = candidates.pop() {
-                let p = self.piece_at(x).expect("occupied");
-                let i = r.ck(p.color, p.kind) * r.squares + x.index();
-                if (r.step[i] | r.step_capture[i]).has(sq) {
-                    out.set(x);
-                }
+        // Only pieces standing where some leap could come from are looked at.
+        let mut candidates = r.leap_sources[sq.index()] & a.all;
+        while let Some(x) = candidates.pop() {
+            let p = self.piece_at(x).expect("occupied");
+            let i = r.ck(p.color, p.kind) * r.squares + x.index();
+            if (r.step[i] | r.step_capture[i]).has(sq) {
+                out.set(x);
             }
-            return out;
-        }
-        for &(b, base) in a.groups[..a.n_groups].iter().chain(a.more_groups.iter()) {
-            out |= r.step[base + sq.index()] & b;
         }
         out
     }
@@ -343,27 +381,11 @@ impl<B: BitBoard> Position<B> {
     /// Pieces in `a` that capture on `sq` along the ray from `sq` in direction
     /// `look` (they move the opposite way): sliders, hoppers, limited lines.
     #[inline(always)]
-    fn line_attackers<const FULL: bool>(
-        &self,
-        a: &Attackers<B>,
-        sq: Square,
-        look: usize,
-        occ: B,
-    ) -> B {
+    fn line_attackers(&self, a: &Attackers<B>, sq: Square, look: usize, occ: B) -> B {
         let r = self.rules;
         let md = OPPOSITE[look];
         let s = a.sliders[md];
         let mut out = B::EMPTY;
-        if !FULL {
-            if !s.is_empty() {
-                if let Some(b) = r.first_blocker(look, sq, occ) {
-                    if s.has(b) {
-                        out.set(b);
-                    }
-                }
-            }
-            return out;
-        }
         let h = a.hoppers[md];
         let nl = a.n_limited[md] as usize;
         if s.is_empty() && h.is_empty() && nl == 0 {
@@ -400,15 +422,15 @@ impl<B: BitBoard> Position<B> {
     /// All pieces of `by` that could capture on `sq` with the given occupancy.
     pub fn attackers_to(&self, sq: Square, by: Color, occ: B) -> B {
         if self.rules.simple {
-            let a = self.gather::<false>(by);
-            self.attackers_with::<false>(&a, sq, occ) & occ
+            let l = self.gather_lean(by);
+            self.lean_attackers(&l, sq, occ) & occ
         } else {
             // Hooks by walking their paths (hook_targets), not by the crossing
             // squares the fast path uses: the reference generator stays independent.
-            let a = self.gather::<true>(by);
-            let mut out = self.leap_attackers::<true>(&a, sq);
+            let a = self.gather(by);
+            let mut out = self.leap_attackers(&a, sq);
             for look in 0..8 {
-                out |= self.line_attackers::<true>(&a, sq, look, occ);
+                out |= self.line_attackers(&a, sq, look, occ);
             }
             let mut hooks = a.hooks & occ;
             while let Some(h) = hooks.pop() {
@@ -515,13 +537,13 @@ impl<B: BitBoard> Position<B> {
         let occ = self.occupied();
         let own = self.by_color[us.index()];
         let empty = r.board & !occ;
-        let enemies = self.gather::<false>(them);
+        let enemies = self.gather_lean(them);
         let king = self.king_square(us);
 
         let mut checkers = B::EMPTY;
         let mut pinned = B::EMPTY;
         if let Some(k) = king {
-            checkers = self.attackers_with::<false>(&enemies, k, occ);
+            checkers = self.lean_attackers(&enemies, k, occ);
             for (d, &back) in OPPOSITE.iter().enumerate() {
                 // Enemy sliders standing along `d` from the king, sliding back toward it.
                 let mut snipers = r.ray[d * r.squares + k.index()] & enemies.sliders[back];
@@ -540,10 +562,7 @@ impl<B: BitBoard> Position<B> {
             let occ_without = occ ^ B::from_square(k);
             let mut dests = r.step[r.ck(us, royal) * r.squares + k.index()] & !own;
             while let Some(to) = dests.pop() {
-                if self
-                    .attackers_with::<false>(&enemies, to, occ_without)
-                    .is_empty()
-                {
+                if self.lean_attackers(&enemies, to, occ_without).is_empty() {
                     out.one(Move::board(k, to, false));
                 }
             }
@@ -560,6 +579,7 @@ impl<B: BitBoard> Position<B> {
             _ => (r.board & !own, empty),
         };
 
+        let zone = r.zone[us.index()];
         for (members, kind) in &r.move_classes {
             let kind = *kind;
             let mut pieces = B::EMPTY;
@@ -571,19 +591,39 @@ impl<B: BitBoard> Position<B> {
             }
             let ck = r.ck(us, kind);
             let mask = r.slide_mask[ck];
-            while let Some(from) = pieces.pop() {
-                let mut a = r.step[ck * r.squares + from.index()];
-                let mut m = mask;
-                while m != 0 {
-                    let d = m.trailing_zeros() as usize;
-                    m &= m - 1;
-                    a |= r.slide(d, from, occ);
+            // Promotion choices depend only on whether the piece starts in the
+            // zone: split the pieces once instead of testing each.
+            let promotes = r.kinds[kind.index()].promotes_to.is_some();
+            let dead = if r.variant.dead_pieces_illegal {
+                r.dead[ck]
+            } else {
+                B::EMPTY
+            };
+            for (subset, eligible) in [(pieces & zone, r.board), (pieces & !zone, zone)] {
+                let eligible = if promotes { eligible } else { B::EMPTY };
+                let mut free = subset & !pinned;
+                let mut held = subset & pinned;
+                while let Some(from) = free.pop() {
+                    let mut a = r.step[ck * r.squares + from.index()];
+                    let mut m = mask;
+                    while m != 0 {
+                        let d = m.trailing_zeros() as usize;
+                        m &= m - 1;
+                        a |= r.slide(d, from, occ);
+                    }
+                    out.board_with(from, a & move_target, eligible, dead);
                 }
-                let mut dests = a & move_target;
-                if pinned.has(from) {
-                    dests &= r.line(king.expect("pinned implies king"), from);
+                while let Some(from) = held.pop() {
+                    let mut a = r.step[ck * r.squares + from.index()];
+                    let mut m = mask;
+                    while m != 0 {
+                        let d = m.trailing_zeros() as usize;
+                        m &= m - 1;
+                        a |= r.slide(d, from, occ);
+                    }
+                    let line = r.line(king.expect("pinned implies king"), from);
+                    out.board_with(from, a & move_target & line, eligible, dead);
                 }
-                out.board(self, kind, from, dests);
             }
         }
 
@@ -797,7 +837,7 @@ struct Legality<'a, B: BitBoard> {
 impl<'a, B: BitBoard> Legality<'a, B> {
     fn new(pos: &'a Position<B>) -> Self {
         let r = pos.rules;
-        let enemies = pos.gather::<true>(!pos.side);
+        let enemies = pos.gather(!pos.side);
         let king = pos.king_square(pos.side);
         let occ = pos.occupied();
         let mut lines = B::EMPTY;
@@ -815,8 +855,8 @@ impl<'a, B: BitBoard> Legality<'a, B> {
                 sensitive |= pos.hook_lines(&enemies);
                 hook_paths = pos.hook_paths(&enemies, k, occ);
             }
-            in_check = !(pos.attackers_with::<true>(&enemies, k, occ) & occ).is_empty();
-            leaps_on_king = pos.leap_attackers::<true>(&enemies, k);
+            in_check = !(pos.attackers_with(&enemies, k, occ) & occ).is_empty();
+            leaps_on_king = pos.leap_attackers(&enemies, k);
         }
         Legality {
             pos,
@@ -851,7 +891,7 @@ impl<'a, B: BitBoard> Legality<'a, B> {
         let ray_safe = |via: Square, occ2: B, gone: B| -> bool {
             let d = r.direction[k.index() * r.squares + via.index()];
             d == NO_DIRECTION
-                || (pos.line_attackers::<true>(e, k, d as usize, occ2) & !gone & occ).is_empty()
+                || (pos.line_attackers(e, k, d as usize, occ2) & !gone & occ).is_empty()
         };
         // Whether some hook mover (not captured) has an open path to the king.
         let hooks_hit = |occ2: B, gone: B| -> bool {
@@ -869,7 +909,7 @@ impl<'a, B: BitBoard> Legality<'a, B> {
             }
             let mut hit = B::EMPTY;
             for look in 0..8 {
-                hit |= pos.line_attackers::<true>(e, k, look, occ2);
+                hit |= pos.line_attackers(e, k, look, occ2);
             }
             !(hit & !gone & occ).is_empty() || hooks_hit(occ2, gone)
         };
@@ -885,7 +925,7 @@ impl<'a, B: BitBoard> Legality<'a, B> {
             }
             Some(from) if from == k => {
                 let occ2 = (occ ^ B::from_square(k)) | to_bit;
-                (pos.attackers_with::<true>(e, to, occ2) & !to_bit & occ).is_empty()
+                (pos.attackers_with(e, to, occ2) & !to_bit & occ).is_empty()
             }
             Some(from) => {
                 let mid = m.mid().map(B::from_square).unwrap_or(B::EMPTY);
@@ -918,11 +958,11 @@ impl<B: BitBoard, S: Sink<B>> Sink<B> for Filtered<'_, '_, B, S> {
         }
     }
     #[inline(always)]
-    fn board(&mut self, pos: &Position<B>, kind: Kind, from: Square, dests: B) {
+    fn board_with(&mut self, from: Square, dests: B, eligible: B, dead: B) {
         let mut test = dests;
         if self.ctx.bulk_ok(Some(from)) {
             self.inner
-                .board(pos, kind, from, dests & !self.ctx.sensitive);
+                .board_with(from, dests & !self.ctx.sensitive, eligible, dead);
             test &= self.ctx.sensitive;
         }
         let mut ok = B::EMPTY;
@@ -933,7 +973,7 @@ impl<B: BitBoard, S: Sink<B>> Sink<B> for Filtered<'_, '_, B, S> {
             }
         }
         if !ok.is_empty() {
-            self.inner.board(pos, kind, from, ok);
+            self.inner.board_with(from, ok, eligible, dead);
         }
     }
     #[inline(always)]

@@ -131,9 +131,6 @@ pub struct Rules<B: BitBoard> {
     pub(crate) zobrist_side: u64,
 }
 
-/// Kinds that share a table, with the representative whose table is used.
-pub(crate) type KindGroup = (Vec<Kind>, Kind);
-
 /// Kinds sharing a range-limited capturing line: (kinds, direction, range, hop).
 pub(crate) type LimitedLine = (Vec<Kind>, u8, u8, bool);
 

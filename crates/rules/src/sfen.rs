@@ -80,7 +80,10 @@ impl fmt::Display for SfenProblem {
                 write!(f, "rank {rank} covers {found} squares, expected {expected}")
             }
             UnknownPiece(t) => write!(f, "unknown piece '{t}'"),
-            BadEmptyRun(t) => write!(f, "'{t}' is not a count of empty squares (1 or more, no leading zero)"),
+            BadEmptyRun(t) => write!(
+                f,
+                "'{t}' is not a count of empty squares (1 or more, no leading zero)"
+            ),
             BadPromotion(t) => write!(f, "'{t}' cannot be promoted"),
             BadSide(s) => write!(f, "side to move must be 'b' or 'w', found '{s}'"),
             BadHand(s) => write!(f, "bad hand: {s}"),
