@@ -174,8 +174,8 @@ impl<B: BitBoard> Position<B> {
         for &(b, base) in l.groups[..l.n_groups].iter().chain(l.more_groups.iter()) {
             out |= r.step[base + sq.index()] & b;
         }
-        for look in 0..8 {
-            let s = l.sliders[OPPOSITE[look]];
+        for (look, &back) in OPPOSITE.iter().enumerate() {
+            let s = l.sliders[back];
             // Cheap test first: is any such slider on this ray at all?
             if (r.ray[look * r.squares + sq.index()] & s).is_empty() {
                 continue;
