@@ -832,6 +832,12 @@ struct Legality<'a, B: BitBoard> {
     /// The hook paths to the king (see `hook_paths`).
     hook_paths: Vec<(Square, B)>,
     leaps_on_king: B,
+    /// Own pieces among the first two blockers of a king ray whose leaving
+    /// would let an attack through (pinned pieces, screens of cannons).
+    unsafe_from: B,
+    /// Empty squares where a new piece would become a screen for an enemy
+    /// hopper and let it attack the king.
+    unsafe_to: B,
 }
 
 impl<'a, B: BitBoard> Legality<'a, B> {
@@ -846,6 +852,8 @@ impl<'a, B: BitBoard> Legality<'a, B> {
         let mut leaps_on_king = B::EMPTY;
         let hooked = !enemies.hooks.is_empty();
         let mut hook_paths = Vec::new();
+        let mut unsafe_from = B::EMPTY;
+        let mut unsafe_to = B::EMPTY;
         if let Some(k) = king {
             for d in 0..8 {
                 lines |= r.ray[d * r.squares + k.index()];
@@ -854,6 +862,31 @@ impl<'a, B: BitBoard> Legality<'a, B> {
             if hooked {
                 sensitive |= pos.hook_lines(&enemies);
                 hook_paths = pos.hook_paths(&enemies, k, occ);
+            }
+            // Along each ray only the first two pieces matter (a slider needs
+            // the first, a hopper the second): find which of ours may not leave,
+            // and where a new piece would make a screen.
+            let own = pos.by_color[pos.side.index()];
+            let attacked = |look: usize, occ2: B| {
+                !(pos.line_attackers(&enemies, k, look, occ2) & occ).is_empty()
+            };
+            // (With hook movers every line square is tested anyway.)
+            for look in (0..8).filter(|_| !hooked) {
+                let Some(b1) = r.first_blocker(look, k, occ) else {
+                    continue;
+                };
+                if own.has(b1) && attacked(look, occ ^ B::from_square(b1)) {
+                    unsafe_from.set(b1);
+                }
+                if let Some(b2) = r.first_blocker(look, b1, occ) {
+                    if own.has(b2) && attacked(look, occ ^ B::from_square(b2)) {
+                        unsafe_from.set(b2);
+                    }
+                }
+                let gap = r.between(k, b1);
+                if !gap.is_empty() && attacked(look, occ | B::from_square(gap.lsb())) {
+                    unsafe_to |= gap;
+                }
             }
             in_check = !(pos.attackers_with(&enemies, k, occ) & occ).is_empty();
             leaps_on_king = pos.leap_attackers(&enemies, k);
@@ -868,14 +901,35 @@ impl<'a, B: BitBoard> Legality<'a, B> {
             hooked,
             hook_paths,
             leaps_on_king,
+            unsafe_from,
+            unsafe_to,
         }
     }
 
-    /// Whether every move of the piece on `from` to a square outside
-    /// `sensitive` is legal without a test.
+    /// The destinations among `dests` of a move from `from` (a drop: `None`)
+    /// that need the full test; every other one is legal.
     #[inline(always)]
-    fn bulk_ok(&self, from: Option<Square>) -> bool {
-        !self.in_check && from.is_none_or(|f| !self.sensitive.has(f))
+    fn to_test(&self, from: Option<Square>, dests: B) -> B {
+        let Some(k) = self.king else { return B::EMPTY };
+        if self.in_check {
+            return dests;
+        }
+        // A hook path runs along a hook mover's line and then the king's:
+        // with hook movers about, every square of either kind of line counts.
+        let mut test = dests & self.unsafe_to;
+        if self.hooked {
+            test |= dests & self.sensitive;
+        }
+        if let Some(f) = from {
+            if f == k || self.unsafe_from.has(f) || (self.hooked && self.sensitive.has(f)) {
+                return dests;
+            }
+            if self.lines.has(f) {
+                // Moving along its own king ray: decided exactly.
+                test |= dests & self.pos.rules.line(k, f);
+            }
+        }
+        test
     }
 
     /// Whether `m` leaves the mover's king unattacked.
@@ -959,11 +1013,10 @@ impl<B: BitBoard, S: Sink<B>> Sink<B> for Filtered<'_, '_, B, S> {
     }
     #[inline(always)]
     fn board_with(&mut self, from: Square, dests: B, eligible: B, dead: B) {
-        let mut test = dests;
-        if self.ctx.bulk_ok(Some(from)) {
-            self.inner
-                .board_with(from, dests & !self.ctx.sensitive, eligible, dead);
-            test &= self.ctx.sensitive;
+        let mut test = self.ctx.to_test(Some(from), dests);
+        let bulk = dests & !test;
+        if !bulk.is_empty() {
+            self.inner.board_with(from, bulk, eligible, dead);
         }
         let mut ok = B::EMPTY;
         while let Some(to) = test.pop() {
@@ -978,10 +1031,10 @@ impl<B: BitBoard, S: Sink<B>> Sink<B> for Filtered<'_, '_, B, S> {
     }
     #[inline(always)]
     fn drops(&mut self, kind: Kind, squares: B) {
-        let mut test = squares;
-        if self.ctx.bulk_ok(None) {
-            self.inner.drops(kind, squares & !self.ctx.sensitive);
-            test &= self.ctx.sensitive;
+        let mut test = self.ctx.to_test(None, squares);
+        let bulk = squares & !test;
+        if !bulk.is_empty() {
+            self.inner.drops(kind, bulk);
         }
         let mut ok = B::EMPTY;
         while let Some(to) = test.pop() {
