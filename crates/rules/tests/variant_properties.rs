@@ -1,0 +1,105 @@
+//! Properties of cannon shogi and dai dai shogi over random playouts from the
+//! reference perft positions: the fast legality filter (per-ray pins and
+//! screens, hook crossings, bulk acceptance) agrees with making every
+//! pseudo-legal move and testing the king; the bulk count agrees with the
+//! list; make/unmake restores the position and its hash, which equals the hash
+//! of the re-parsed SFEN; SFEN and USI move text round-trip.
+
+use banmen_rules::{
+    rules_17x17_with, rules_9x9_with, BitBoard, Move, Position, Rules, SfenMode, VariantName,
+};
+use proptest::prelude::*;
+use std::collections::BTreeSet;
+
+const CANNON: &str = include_str!("data/perft-cannon.tsv");
+const DAIDAI: &str = include_str!("data/perft-daidai.tsv");
+
+fn starts(table: &str) -> Vec<String> {
+    let mut seen = BTreeSet::new();
+    let mut out = Vec::new();
+    for line in table.lines().skip(1) {
+        if let Some(sfen) = line.split('\t').nth(1) {
+            if seen.insert(sfen.to_string()) {
+                out.push(sfen.to_string());
+            }
+        }
+    }
+    out
+}
+
+/// Plays a random game, checking every position on the way.
+fn playout<B: BitBoard>(
+    rules: &'static Rules<B>,
+    sfen: &str,
+    choices: &[u32],
+) -> Result<(), TestCaseError> {
+    let mut pos = Position::from_sfen(rules, sfen, SfenMode::Strict)
+        .unwrap_or_else(|e| panic!("{sfen}: {e}"));
+    for &c in choices {
+        let fast: BTreeSet<Move> = pos.legal_moves().into_iter().collect();
+        let slow: BTreeSet<Move> = pos.legal_moves_reference().into_iter().collect();
+        let name = |set: &BTreeSet<Move>| -> Vec<String> {
+            set.iter().map(|&m| pos.move_to_usi(m)).collect()
+        };
+        prop_assert_eq!(
+            name(&fast),
+            name(&slow),
+            "legal moves differ in {}",
+            pos.to_sfen()
+        );
+        prop_assert_eq!(pos.count_legal_moves(), fast.len() as u64);
+        let moves: Vec<Move> = fast.into_iter().collect();
+        if moves.is_empty() {
+            break;
+        }
+        let m = moves[c as usize % moves.len()];
+        // USI text round-trips to the same move.
+        let text = pos.move_to_usi(m);
+        prop_assert_eq!(pos.parse_move(&text).ok(), Some(m), "{}", text);
+        let before = (pos.to_sfen(), pos.hash());
+        let undo = pos.make_move(m);
+        let sfen = pos.to_sfen();
+        let reparsed = Position::from_sfen(rules, &sfen, SfenMode::Strict)
+            .unwrap_or_else(|e| panic!("{sfen} after {text}: {e}"));
+        prop_assert_eq!(
+            reparsed.hash(),
+            pos.hash(),
+            "hash after {} is path-dependent",
+            text
+        );
+        prop_assert_eq!(reparsed.to_sfen(), sfen);
+        pos.unmake_move(m, undo);
+        prop_assert_eq!((pos.to_sfen(), pos.hash()), before);
+        pos.make_move(m);
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 128, failure_persistence: None, ..ProptestConfig::default() })]
+
+    #[test]
+    fn cannon_fast_legality_matches_make_and_test(start in 0usize..64, choices in prop::collection::vec(any::<u32>(), 1..240)) {
+        let starts = starts(CANNON);
+        let rules = rules_9x9_with(VariantName::CannonShogi, "").unwrap();
+        playout(rules, &starts[start % starts.len()], &choices)?;
+    }
+
+    #[test]
+    fn cannon_leap_reading_fast_legality_matches_make_and_test(start in 0usize..64, choices in prop::collection::vec(any::<u32>(), 1..120)) {
+        let starts = starts(CANNON);
+        let rules = rules_9x9_with(VariantName::CannonShogi, "flying-cannon=leap").unwrap();
+        playout(rules, &starts[start % starts.len()], &choices)?;
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, failure_persistence: None, ..ProptestConfig::default() })]
+
+    #[test]
+    fn daidai_fast_legality_matches_make_and_test(start in 0usize..400, choices in prop::collection::vec(any::<u32>(), 1..120)) {
+        let starts = starts(DAIDAI);
+        let rules = rules_17x17_with(VariantName::DaiDaiShogi, "").unwrap();
+        playout(rules, &starts[start % starts.len()], &choices)?;
+    }
+}
