@@ -35,7 +35,7 @@ NODE="${NODE:-node}"
 export NODE
 
 # Known leaf counts of the cannon shogi start position
-# (tests/data/perft-cannon.tsv; Fairy-Stockfish c19b5f6).
+# (crates/rules/tests/data/perft-cannon.tsv; Fairy-Stockfish c19b5f6).
 expected_nodes() {
   case "$1" in
     0) echo 1 ;;

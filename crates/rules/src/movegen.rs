@@ -105,14 +105,6 @@ impl<B: BitBoard> Sink<B> for Counter {
 /// Enemy attackers gathered once per generation: leaping groups and the
 /// line pieces along each direction.
 struct Attackers<B> {
-    /// `sliders[d]`: pieces that capture by an unlimited slide in board direction `d`.
-    sliders: [B; 8],
-    /// `hoppers[d]`: pieces that capture by an unlimited hop in direction `d`.
-    hoppers: [B; 8],
-    /// `limited[d]`: (pieces, range, hop) capturing along `d` within a range.
-    limited: [[(B, u8, bool); 4]; 8],
-    n_limited: [u8; 8],
-    any_limited: bool,
     /// Every piece of the attacking side.
     all: B,
     /// Pieces with hook moves (any), orthogonal and diagonal.
@@ -192,54 +184,23 @@ impl<B: BitBoard> Position<B> {
     fn gather(&self, by: Color) -> Attackers<B> {
         let r = self.rules;
         let mut a = Attackers {
-            sliders: [B::EMPTY; 8],
-            hoppers: [B::EMPTY; 8],
-            limited: [[(B::EMPTY, 0, false); 4]; 8],
-            n_limited: [0; 8],
-            any_limited: false,
             all: self.by_color[by.index()],
             hooks: B::EMPTY,
             hooks_orth: B::EMPTY,
             hooks_diag: B::EMPTY,
         };
-        for d in 0..8 {
-            for &k in &r.dir_sliders[by.index()][d] {
-                a.sliders[d] |= self.pieces(by, k);
-            }
-            {
-                for &k in &r.dir_hoppers[by.index()][d] {
-                    a.hoppers[d] |= self.pieces(by, k);
+        if r.any_hook {
+            for k in 0..r.kind_count() {
+                let bits = r.hook[r.ck(by, Kind(k as u8))];
+                let pieces = self.pieces(by, Kind(k as u8));
+                if bits & 1 != 0 {
+                    a.hooks_orth |= pieces;
+                }
+                if bits & 2 != 0 {
+                    a.hooks_diag |= pieces;
                 }
             }
-        }
-        {
-            for (members, dir, range, hop) in &r.limited_lines[by.index()] {
-                let mut b = B::EMPTY;
-                for &k in members {
-                    b |= self.pieces(by, k);
-                }
-                let d = *dir as usize;
-                let n = a.n_limited[d] as usize;
-                if !b.is_empty() {
-                    assert!(n < 4, "more than four range classes along one direction");
-                    a.limited[d][n] = (b, *range, *hop);
-                    a.n_limited[d] += 1;
-                    a.any_limited = true;
-                }
-            }
-            if r.any_hook {
-                for k in 0..r.kind_count() {
-                    let bits = r.hook[r.ck(by, Kind(k as u8))];
-                    let pieces = self.pieces(by, Kind(k as u8));
-                    if bits & 1 != 0 {
-                        a.hooks_orth |= pieces;
-                    }
-                    if bits & 2 != 0 {
-                        a.hooks_diag |= pieces;
-                    }
-                }
-                a.hooks = a.hooks_orth | a.hooks_diag;
-            }
+            a.hooks = a.hooks_orth | a.hooks_diag;
         }
         a
     }
@@ -384,35 +345,68 @@ impl<B: BitBoard> Position<B> {
     fn line_attackers(&self, a: &Attackers<B>, sq: Square, look: usize, occ: B) -> B {
         let r = self.rules;
         let md = OPPOSITE[look];
-        let s = a.sliders[md];
         let mut out = B::EMPTY;
-        let h = a.hoppers[md];
-        let nl = a.n_limited[md] as usize;
-        if s.is_empty() && h.is_empty() && nl == 0 {
-            return out;
-        }
         let Some(b) = r.first_blocker(look, sq, occ) else {
             return out;
         };
-        if s.has(b) {
+        // How far the piece standing there slides (or hops) toward `sq`.
+        let reach = |x: Square, table: &[u8]| -> u8 {
+            let p = Piece::from_code(self.board.as_ref()[x.index()]).expect("occupied");
+            table[r.ck(p.color, p.kind) * 8 + md]
+        };
+        if a.all.has(b) && reach(b, &r.slide_reach) >= r.distance(sq, b) {
             out.set(b);
         }
-        let needs_b2 = !h.is_empty() || a.limited[md][..nl].iter().any(|l| l.2);
-        let b2 = if needs_b2 {
-            r.first_blocker(look, b, occ)
-        } else {
-            None
-        };
-        if let Some(b2) = b2 {
-            if h.has(b2) {
-                out.set(b2);
+        if r.any_hop {
+            if let Some(b2) = r.first_blocker(look, b, occ) {
+                if a.all.has(b2) && reach(b2, &r.hop_reach) >= r.distance(sq, b2) {
+                    out.set(b2);
+                }
             }
         }
-        for &(pieces, range, hop) in &a.limited[md][..nl] {
-            let attacker = if hop { b2 } else { Some(b) };
-            if let Some(x) = attacker {
-                if pieces.has(x) && r.within(look, sq, range).has(x) {
-                    out.set(x);
+        out
+    }
+
+    /// The reference for `line_attackers`: walks each ray square by square
+    /// and reads the pieces' movement lists, sharing no table with it.
+    fn line_attackers_walk(&self, by: Color, sq: Square, occ: B) -> B {
+        let r = self.rules;
+        let g = r.geometry;
+        let mut out = B::EMPTY;
+        for (look, &(df, dr)) in crate::rules::DIRS.iter().enumerate() {
+            let md = OPPOSITE[look];
+            let mut seen = 0;
+            let (mut f, mut rank) = (g.file(sq), g.rank(sq));
+            let mut dist = 0u8;
+            while let Some(x) = g.square(f + df, rank + dr) {
+                (f, rank, dist) = (g.file(x), g.rank(x), dist + 1);
+                if !occ.has(x) {
+                    continue;
+                }
+                seen += 1;
+                if let Some(p) = self.piece_at(x).filter(|p| p.color == by) {
+                    let ck = r.ck(by, p.kind);
+                    let slides = seen == 1
+                        && ((r.slide_mask[ck] >> md) & 1 == 1
+                            || r.line_moves[ck].iter().any(|m| {
+                                !m.hop
+                                    && m.dir as usize == md
+                                    && m.modality.captures()
+                                    && (m.range == 0 || m.range >= dist)
+                            }));
+                    let hops = seen == 2
+                        && r.line_moves[ck].iter().any(|m| {
+                            m.hop
+                                && m.dir as usize == md
+                                && m.modality.captures()
+                                && (m.range == 0 || m.range >= dist)
+                        });
+                    if slides || hops {
+                        out.set(x);
+                    }
+                }
+                if seen == 2 {
+                    break;
                 }
             }
         }
@@ -428,10 +422,7 @@ impl<B: BitBoard> Position<B> {
             // Hooks by walking their paths (hook_targets), not by the crossing
             // squares the fast path uses: the reference generator stays independent.
             let a = self.gather(by);
-            let mut out = self.leap_attackers(&a, sq);
-            for look in 0..8 {
-                out |= self.line_attackers(&a, sq, look, occ);
-            }
+            let mut out = self.leap_attackers(&a, sq) | self.line_attackers_walk(by, sq, occ);
             let mut hooks = a.hooks & occ;
             while let Some(h) = hooks.pop() {
                 let kind = self.piece_at(h).expect("hook piece").kind;

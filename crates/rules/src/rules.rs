@@ -98,6 +98,15 @@ pub struct Rules<B: BitBoard> {
     pub(crate) hook: Vec<u8>,
     /// Per square, every square from which some kind's capturing leap reaches it.
     pub(crate) leap_sources: Vec<B>,
+    /// `[(color * K + kind) * 8 + dir]`: how far the kind captures by sliding
+    /// along a board direction (0: not at all, 255: without limit).
+    pub(crate) slide_reach: Vec<u8>,
+    /// The same for capturing hops (total distance).
+    pub(crate) hop_reach: Vec<u8>,
+    /// Whether any kind hops.
+    pub(crate) any_hop: bool,
+    /// `distance[a * S + b]`: king-step distance between two squares.
+    pub(crate) distance_table: Vec<u8>,
     /// King-step neighbours of each square.
     pub(crate) neighbours: Vec<B>,
     /// Whether pieces promote on capture (dai dai shogi) rather than in a zone.
@@ -107,12 +116,9 @@ pub struct Rules<B: BitBoard> {
     /// Whether every movement is a plain leap or unlimited slide that moves and
     /// captures: then pins and checks decide legality without making the move.
     pub(crate) simple: bool,
-    /// Kinds (per colour) that slide without limit in each board direction.
+    /// Kinds (per colour) that slide without limit in each board direction,
+    /// moving and capturing (the plain-slider path's pins and checks).
     pub(crate) dir_sliders: [[Vec<Kind>; 8]; 2],
-    /// Kinds (per colour) that capture by an unlimited hop in each board direction.
-    pub(crate) dir_hoppers: [[Vec<Kind>; 8]; 2],
-    /// Kinds (per colour) that capture along a line with a range limit.
-    pub(crate) limited_lines: [Vec<LimitedLine>; 2],
     /// Non-royal kinds grouped by identical movement and promotion behaviour
     /// (gold and the pieces that move as gold), with a representative.
     pub(crate) move_classes: Vec<(Vec<Kind>, Kind)>,
@@ -130,9 +136,6 @@ pub struct Rules<B: BitBoard> {
     pub(crate) zobrist_hand: [Vec<u64>; 2],
     pub(crate) zobrist_side: u64,
 }
-
-/// Kinds sharing a range-limited capturing line: (kinds, direction, range, hop).
-pub(crate) type LimitedLine = (Vec<Kind>, u8, u8, bool);
 
 /// Groups kinds whose leap tables (for both colours) are identical.
 fn leap_groups<B: BitBoard>(table: &[B], nk: usize, s: usize) -> Vec<(Vec<Kind>, Kind)> {
@@ -281,8 +284,6 @@ impl<B: BitBoard> Rules<B> {
         let mut lion = vec![false; 2 * nk];
         let mut hook = vec![0u8; 2 * nk];
         let mut dir_sliders: [[Vec<Kind>; 8]; 2] = Default::default();
-        let mut dir_hoppers: [[Vec<Kind>; 8]; 2] = Default::default();
-        let mut limited_lines: [Vec<LimitedLine>; 2] = Default::default();
         for (k, betza) in betzas.iter().enumerate() {
             let atoms = parse_betza(betza).unwrap_or_else(|e| panic!("{}: {e}", kinds[k].code));
             for color in Color::ALL {
@@ -346,26 +347,6 @@ impl<B: BitBoard> Rules<B> {
                                 dir_sliders[color.index()][dir].push(Kind(k as u8));
                             } else {
                                 simple = false;
-                                if modality.captures() {
-                                    let kind = Kind(k as u8);
-                                    let c = color.index();
-                                    match (hop, range) {
-                                        (false, 0) => dir_sliders[c][dir].push(kind),
-                                        (true, 0) => dir_hoppers[c][dir].push(kind),
-                                        _ => match limited_lines[c]
-                                            .iter_mut()
-                                            .find(|l| (l.1, l.2, l.3) == (dir as u8, range, hop))
-                                        {
-                                            Some(l) => l.0.push(kind),
-                                            None => limited_lines[c].push((
-                                                vec![kind],
-                                                dir as u8,
-                                                range,
-                                                hop,
-                                            )),
-                                        },
-                                    }
-                                }
                                 line_moves[ck].push(LineMove {
                                     dir: dir as u8,
                                     range,
@@ -470,6 +451,37 @@ impl<B: BitBoard> Rules<B> {
             .and_then(|code| kinds.iter().position(|k| k.code == code))
             .map(|i| Kind(i as u8));
 
+        let mut slide_reach = vec![0u8; 2 * nk * 8];
+        let mut hop_reach = vec![0u8; 2 * nk * 8];
+        for ck in 0..2 * nk {
+            for d in 0..8 {
+                if (slide_mask[ck] >> d) & 1 == 1 {
+                    slide_reach[ck * 8 + d] = 255;
+                }
+            }
+            for m in &line_moves[ck] {
+                if m.modality.captures() {
+                    let table = if m.hop {
+                        &mut hop_reach
+                    } else {
+                        &mut slide_reach
+                    };
+                    let reach = if m.range == 0 { 255 } else { m.range };
+                    let slot = &mut table[ck * 8 + m.dir as usize];
+                    *slot = (*slot).max(reach);
+                }
+            }
+        }
+        let any_hop = hop_reach.iter().any(|&h| h > 0);
+        let mut distance_table = vec![0u8; s * s];
+        for a in g.all() {
+            for b in g.all() {
+                let d = (g.file(a) - g.file(b))
+                    .abs()
+                    .max((g.rank(a) - g.rank(b)).abs());
+                distance_table[a.index() * s + b.index()] = d as u8;
+            }
+        }
         let leap_sources = {
             let mut src = vec![B::EMPTY; s];
             for ck in 0..2 * nk {
@@ -502,6 +514,10 @@ impl<B: BitBoard> Rules<B> {
             simple,
             any_hook: hook.iter().any(|&h| h != 0),
             leap_sources,
+            slide_reach,
+            hop_reach,
+            any_hop,
+            distance_table,
             neighbours: g
                 .all()
                 .map(|sq| {
@@ -518,8 +534,6 @@ impl<B: BitBoard> Rules<B> {
             lion,
             hook,
             dir_sliders,
-            dir_hoppers,
-            limited_lines,
             step_groups,
             move_classes,
             zone,
@@ -625,6 +639,12 @@ impl<B: BitBoard> Rules<B> {
     pub(crate) fn first_in_reading_order(&self, set: B) -> Option<Square> {
         let g = self.geometry;
         set.squares().min_by_key(|&sq| (g.rank(sq), -g.file(sq)))
+    }
+
+    /// King-step (Chebyshev) distance between two squares.
+    #[inline(always)]
+    pub(crate) fn distance(&self, a: Square, b: Square) -> u8 {
+        self.distance_table[a.index() * self.squares + b.index()]
     }
 
     /// Squares strictly between two aligned squares (empty if not aligned).
