@@ -6,7 +6,6 @@
 //! moves are made and tested.
 
 use crate::bitboard::BitBoard;
-use crate::movement::Modality;
 use crate::moves::Move;
 use crate::piece::{Color, Kind, Piece};
 use crate::position::Position;
@@ -81,6 +80,17 @@ impl<B: BitBoard> Sink<B> for MoveList {
         while let Some(to) = squares.pop() {
             self.push(Move::drop(kind, to));
         }
+    }
+}
+
+/// The target squares a line movement may end on: bit 0 of `modality` allows
+/// empty squares, bit 1 enemy pieces.
+#[inline(always)]
+fn modality_mask<B: BitBoard>(modality: u8, empty: B, enemy: B) -> B {
+    match modality {
+        1 => empty,
+        2 => enemy,
+        _ => empty | enemy,
     }
 }
 
@@ -698,18 +708,26 @@ impl<B: BitBoard> Position<B> {
                     m &= m - 1;
                     dests |= r.slide(d, from, occ) & !own;
                 }
-                for lm in &r.line_moves[ck] {
-                    if !lm.hop && lm.modality == Modality::Both {
-                        // A limited slide: one walk gives both moves and captures.
-                        let d = lm.dir as usize;
-                        dests |= r.slide(d, from, occ) & r.within(d, from, lm.range) & !own;
-                        continue;
+                for ld in &r.line_dirs[ck] {
+                    // One walk per direction serves the slide and the hop.
+                    let d = ld.dir as usize;
+                    let walk = r.slide(d, from, occ);
+                    if ld.slide != 0 {
+                        let mut reach = walk;
+                        if ld.slide_range != 0 {
+                            reach &= r.within(d, from, ld.slide_range);
+                        }
+                        dests |= reach & modality_mask(ld.slide, empty, enemy);
                     }
-                    if lm.modality.moves() {
-                        dests |= r.line_targets(*lm, from, occ, false);
-                    }
-                    if lm.modality.captures() {
-                        dests |= r.line_targets(*lm, from, occ, true) & enemy;
+                    if ld.hop != 0 {
+                        let screen = walk & occ;
+                        if !screen.is_empty() {
+                            let mut beyond = r.slide(d, screen.lsb(), occ);
+                            if ld.hop_range != 0 {
+                                beyond &= r.within(d, from, ld.hop_range);
+                            }
+                            dests |= beyond & modality_mask(ld.hop, empty, enemy);
+                        }
                     }
                 }
                 if r.hook[ck] != 0 {

@@ -60,6 +60,17 @@ pub(crate) struct LineMove {
     pub hop: bool,
 }
 
+/// A kind's slide and hop along one direction, merged so that one walk serves
+/// both. Modality bits: 1 = to empty squares, 2 = captures; ranges 0 = unlimited.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct LineDir {
+    pub dir: u8,
+    pub slide: u8,
+    pub slide_range: u8,
+    pub hop: u8,
+    pub hop_range: u8,
+}
+
 /// Attack tables for one variant on one board type.
 #[derive(Debug)]
 pub struct Rules<B: BitBoard> {
@@ -89,6 +100,8 @@ pub struct Rules<B: BitBoard> {
     pub(crate) slide_mask: Vec<u8>,
     /// `[color * K + kind]`: limited or restricted slides, and hops.
     pub(crate) line_moves: Vec<Vec<LineMove>>,
+    /// `[color * K + kind]`: `line_moves` merged per direction.
+    pub(crate) line_dirs: Vec<Vec<LineDir>>,
     /// `[(dir * S + sq) * (R + 1) + n]`: the first `n` squares of a ray.
     pub(crate) ray_within: Vec<B>,
     pub(crate) max_range: usize,
@@ -451,6 +464,38 @@ impl<B: BitBoard> Rules<B> {
             .and_then(|code| kinds.iter().position(|k| k.code == code))
             .map(|i| Kind(i as u8));
 
+        let line_dirs: Vec<Vec<LineDir>> = line_moves
+            .iter()
+            .map(|moves| {
+                let mut dirs: Vec<LineDir> = Vec::new();
+                for m in moves {
+                    let bits = u8::from(m.modality.moves()) | u8::from(m.modality.captures()) << 1;
+                    let i = match dirs.iter().position(|l| l.dir == m.dir) {
+                        Some(i) => i,
+                        None => {
+                            dirs.push(LineDir {
+                                dir: m.dir,
+                                slide: 0,
+                                slide_range: 0,
+                                hop: 0,
+                                hop_range: 0,
+                            });
+                            dirs.len() - 1
+                        }
+                    };
+                    let l = &mut dirs[i];
+                    // Two slides (or hops) along one direction would need two entries.
+                    if m.hop {
+                        assert!(l.hop == 0, "two hops along one direction");
+                        (l.hop, l.hop_range) = (bits, m.range);
+                    } else {
+                        assert!(l.slide == 0, "two slides along one direction");
+                        (l.slide, l.slide_range) = (bits, m.range);
+                    }
+                }
+                dirs
+            })
+            .collect();
         let mut slide_reach = vec![0u8; 2 * nk * 8];
         let mut hop_reach = vec![0u8; 2 * nk * 8];
         for ck in 0..2 * nk {
@@ -514,6 +559,7 @@ impl<B: BitBoard> Rules<B> {
             simple,
             any_hook: hook.iter().any(|&h| h != 0),
             leap_sources,
+            line_dirs,
             slide_reach,
             hop_reach,
             any_hop,
