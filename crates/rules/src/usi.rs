@@ -317,8 +317,17 @@ impl UsiMove {
                 if piece.color != pos.side_to_move() {
                     return Err(IllegalMove::NotYourPiece(from.to_string()));
                 }
-                if matches!(self, UsiMove::Double { .. }) {
-                    return Err(IllegalMove::BadDoubleMove);
+                if let UsiMove::Double { mid, .. } = self {
+                    // Legal as a piece move but not here: it leaves the king attacked.
+                    let mid_sq = square(g, *mid)?;
+                    let pseudo = pos.pseudo_moves();
+                    return Err(
+                        if resolve_double(pos, &pseudo, from_sq, mid_sq, to_sq, *promote).is_some() {
+                            IllegalMove::IgnoresCheck
+                        } else {
+                            IllegalMove::BadDoubleMove
+                        },
+                    );
                 }
                 if pos.piece_at(to_sq).is_some_and(|p| p.color == piece.color) {
                     return Err(IllegalMove::OwnPieceOnTarget);
@@ -346,32 +355,33 @@ impl UsiMove {
 /// plain move (rules/dai-dai-shogi.md §12).
 fn resolve_double<B: BitBoard>(
     pos: &Position<B>,
-    legal: &[Move],
+    moves: &[Move],
     from: Square,
     mid: Square,
     to: Square,
     promote: bool,
 ) -> Option<Move> {
     let exact = Move::double(from, mid, to, promote);
-    if legal.contains(&exact) {
+    if moves.contains(&exact) {
         return Some(exact);
     }
-    if from == to && pos.piece_at(mid).is_none() && pos.rules().lion.iter().any(|&l| l) {
-        return legal.iter().copied().find(|m| {
-            m.from() == Some(from)
-                && m.to() == to
-                && m.mid().is_some()
-                && m.is_promotion() == promote
+    // Only a lion-type piece makes double steps, and only through a neighbour
+    // of its square to a neighbour of that neighbour.
+    let r = pos.rules();
+    let lion = pos.piece_at(from).is_some_and(|p| r.lion[r.ck(p.color, p.kind)]);
+    let step = r.neighbours[from.index()].has(mid) && r.neighbours[mid.index()].has(to);
+    if !lion || !step || pos.piece_at(mid).is_some() {
+        return None;
+    }
+    if from == to {
+        // A pass, named by any empty neighbour.
+        return moves.iter().copied().find(|m| {
+            m.from() == Some(from) && m.to() == to && m.mid().is_some() && m.is_promotion() == promote
         });
     }
-    let lions = pos.rules().lion.iter().any(|&l| l);
-    if lions && pos.piece_at(mid).is_none() {
-        let plain = Move::board(from, to, promote);
-        if legal.contains(&plain) {
-            return Some(plain);
-        }
-    }
-    None
+    // Through an empty square: the plain step or jump.
+    let plain = Move::board(from, to, promote);
+    moves.contains(&plain).then_some(plain)
 }
 
 impl<B: BitBoard> Rules<B> {
