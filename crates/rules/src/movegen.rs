@@ -738,9 +738,63 @@ impl<B: BitBoard> Position<B> {
                 if r.lion[ck] {
                     self.lion_double_moves(out, kind, from);
                 }
+                if r.lion_line[ck] {
+                    self.lion_line_moves(out, kind, from, r.lion[ck]);
+                }
             }
         }
         self.generate_drops(out, empty);
+    }
+
+    /// The Japanese lion dog's moves that capture on a square passed, igui and
+    /// pass (rules/dai-dai-shogi.md §6.4): along one line, S1..S3 from `from`.
+    /// For a piece that also has the lion's moves (`lion`), the moves they
+    /// share (igui, capture on S1 then S2, pass) come from the lion alone.
+    fn lion_line_moves<S: Sink<B>>(&self, out: &mut S, kind: Kind, from: Square, lion: bool) {
+        let r = self.rules;
+        let g = r.geometry;
+        let us = self.side;
+        let own = self.by_color[us.index()];
+        let enemy = self.by_color[(!us).index()];
+        let promote = r.kinds[kind.index()].promotes_to.is_some();
+        let (f, rank) = (g.file(from), g.rank(from));
+        for (df, dr) in crate::rules::DIRS {
+            let Some(s1) = g.square(f + df, rank + dr) else {
+                continue;
+            };
+            let s2 = g.square(f + 2 * df, rank + 2 * dr);
+            let s3 = g.square(f + 3 * df, rank + 3 * dr);
+            let e1 = enemy.has(s1);
+            let e2 = s2.is_some_and(|x| enemy.has(x));
+            if e1 && !lion {
+                out.one(Move::double(from, s1, from, promote));
+            }
+            if let Some(s2) = s2 {
+                if e2 && !own.has(s1) {
+                    out.one(Move::double(from, s2, s1, promote));
+                }
+                if e1 && !own.has(s2) && !lion {
+                    out.one(Move::double(from, s1, s2, promote));
+                }
+            }
+            if let Some(s3) = s3.filter(|&x| !own.has(x)) {
+                if e1 {
+                    out.one(Move::double(from, s1, s3, promote));
+                }
+                if e2 {
+                    out.one(Move::double(from, s2.expect("inside s3"), s3, promote));
+                }
+                if e1 && e2 {
+                    out.one(Move::double_both(from, s1, s3, promote));
+                }
+            }
+        }
+        if !lion {
+            let empty_neighbours = r.neighbours[from.index()] & !self.occupied();
+            if let Some(e) = r.first_in_reading_order(empty_neighbours) {
+                out.one(Move::double(from, e, from, false));
+            }
+        }
     }
 
     /// A lion's moves that are more than a step or jump (rules/dai-dai-shogi.md
@@ -991,7 +1045,10 @@ impl<'a, B: BitBoard> Legality<'a, B> {
                 (pos.attackers_with(e, to, occ2) & !to_bit & occ).is_empty()
             }
             Some(from) => {
-                let mid = m.mid().map(B::from_square).unwrap_or(B::EMPTY);
+                let mut mid = m.mid().map(B::from_square).unwrap_or(B::EMPTY);
+                if let Some(x) = m.mid2() {
+                    mid.set(x);
+                }
                 let captured = to_bit | (mid & occ);
                 let occ2 = ((occ ^ B::from_square(from)) & !mid) | to_bit;
                 if self.in_check {
@@ -1001,6 +1058,8 @@ impl<'a, B: BitBoard> Legality<'a, B> {
                     && (!self.lines.has(from) || ray_safe(from, occ2, captured))
                     && (!self.lines.has(to) || ray_safe(to, occ2, captured))
                     && m.mid()
+                        .is_none_or(|x| !self.lines.has(x) || ray_safe(x, occ2, captured))
+                    && m.mid2()
                         .is_none_or(|x| !self.lines.has(x) || ray_safe(x, occ2, captured))
             }
         }

@@ -60,6 +60,10 @@ pub enum Atom {
     /// square within two, or two steps capturing on the first (double capture,
     /// igui), or a pass. Written `[lion]`.
     Lion,
+    /// The Japanese lion dog (§6.4, `lion-dog=ja`): along one of the eight lines,
+    /// to the 1st, 2nd or 3rd square, jumping or capturing on the squares
+    /// passed, igui and pass on the 1st. Written `[lion-line]`.
+    LionLine,
     /// A hook move (§4): slide, optionally turn 90° once on an empty square,
     /// slide again; ends on a capture. Orthogonal `[hook-orth]`, diagonal `[hook-diag]`.
     Hook {
@@ -207,6 +211,7 @@ pub fn parse_betza(text: &str) -> Result<Vec<Atom>, BetzaError> {
             let word: String = chars[i + 1..i + end].iter().collect();
             atoms.push(match word.as_str() {
                 "lion" => Atom::Lion,
+                "lion-line" => Atom::LionLine,
                 "hook-orth" => Atom::Hook { diagonal: false },
                 "hook-diag" => Atom::Hook { diagonal: true },
                 other => return Err(BetzaError(format!("unknown move '[{other}]' in '{text}'"))),

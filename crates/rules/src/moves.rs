@@ -13,6 +13,7 @@ const SQ_MASK: u32 = 0x1FF;
 const PROMOTE: u32 = 1 << 27;
 const DROP: u32 = 1 << 28;
 const MID: u32 = 1 << 29;
+const SECOND_MID: u32 = 1 << 30;
 
 impl Move {
     /// A board move.
@@ -31,6 +32,27 @@ impl Move {
                 | MID
                 | if promote { PROMOTE } else { 0 },
         )
+    }
+
+    /// A line move of the Japanese lion dog to the third square of a line that
+    /// captures on both the first (`mid`) and the second square.
+    #[inline(always)]
+    pub const fn double_both(from: Square, mid: Square, to: Square, promote: bool) -> Move {
+        Move(Move::double(from, mid, to, promote).0 | SECOND_MID)
+    }
+
+    /// The second captured middle square of a [`Move::double_both`]: the square
+    /// after `mid` on the line from the origin (index arithmetic works because
+    /// a line is a constant index step on the board).
+    #[inline(always)]
+    pub const fn mid2(self) -> Option<Square> {
+        if self.0 & SECOND_MID != 0 {
+            let from = (self.0 >> 9) & SQ_MASK;
+            let mid = (self.0 >> 18) & SQ_MASK;
+            Some(Square((2 * mid - from) as u16))
+        } else {
+            None
+        }
     }
 
     /// A drop of a base kind from hand.

@@ -21,6 +21,7 @@ pub type Hand = [u8; MAX_HAND_KINDS];
 pub struct Undo {
     captured: u8,
     captured_mid: u8,
+    captured_mid2: u8,
     hash: u64,
 }
 
@@ -210,6 +211,7 @@ impl<B: BitBoard> Position<B> {
         let mut undo = Undo {
             captured: 0,
             captured_mid: 0,
+            captured_mid2: 0,
             hash: self.hash,
         };
         let to = m.to();
@@ -226,6 +228,13 @@ impl<B: BitBoard> Position<B> {
                 if let Some(victim) = Piece::from_code(mc) {
                     undo.captured_mid = mc;
                     self.remove(victim, mid);
+                }
+                if let Some(mid2) = m.mid2() {
+                    let mc2 = self.board.as_ref()[mid2.index()];
+                    if let Some(victim) = Piece::from_code(mc2) {
+                        undo.captured_mid2 = mc2;
+                        self.remove(victim, mid2);
+                    }
                 }
             }
             let tc = self.board.as_ref()[to.index()];
@@ -274,6 +283,9 @@ impl<B: BitBoard> Position<B> {
                 if self.rules.variant.drops {
                     self.hands[us.index()][self.rules.kind(victim.kind).base.index()] -= 1;
                 }
+            }
+            if let (Some(mid2), Some(victim)) = (m.mid2(), Piece::from_code(undo.captured_mid2)) {
+                self.place_raw(victim, mid2);
             }
             if let (Some(mid), Some(victim)) = (m.mid(), Piece::from_code(undo.captured_mid)) {
                 self.place_raw(victim, mid);

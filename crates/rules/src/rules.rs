@@ -107,6 +107,8 @@ pub struct Rules<B: BitBoard> {
     pub(crate) max_range: usize,
     /// `[color * K + kind]`: whether the kind has the lion's double moves.
     pub(crate) lion: Vec<bool>,
+    /// `[color * K + kind]`: whether the kind has the Japanese lion dog's line moves.
+    pub(crate) lion_line: Vec<bool>,
     /// `[color * K + kind]`: hook moves, bit 0 orthogonal, bit 1 diagonal.
     pub(crate) hook: Vec<u8>,
     /// Per square, every square from which some kind's capturing leap reaches it.
@@ -295,6 +297,7 @@ impl<B: BitBoard> Rules<B> {
         let mut line_moves = vec![Vec::new(); 2 * nk];
         let mut simple = true;
         let mut lion = vec![false; 2 * nk];
+        let mut lion_line = vec![false; 2 * nk];
         let mut hook = vec![0u8; 2 * nk];
         let mut dir_sliders: [[Vec<Kind>; 8]; 2] = Default::default();
         for (k, betza) in betzas.iter().enumerate() {
@@ -314,6 +317,20 @@ impl<B: BitBoard> Rules<B> {
                                             continue;
                                         }
                                         if let Some(t) = sq_at(sq, df, dr) {
+                                            step[ck * s + sq.index()].set(t);
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                        Atom::LionLine => {
+                            // Its plain moves: jumps to the 1st, 2nd and 3rd squares of each line.
+                            simple = false;
+                            lion_line[ck] = true;
+                            for sq in g.all() {
+                                for (df, dr) in DIRS {
+                                    for n in 1..=3 {
+                                        if let Some(t) = sq_at(sq, df * n, dr * n) {
                                             step[ck * s + sq.index()].set(t);
                                         }
                                     }
@@ -388,6 +405,7 @@ impl<B: BitBoard> Rules<B> {
                         && slide_mask[ca] == slide_mask[cb]
                         && line_moves[ca] == line_moves[cb]
                         && lion[ca] == lion[cb]
+                        && lion_line[ca] == lion_line[cb]
                         && hook[ca] == hook[cb]
                 }) && kinds[a].promotes_to.is_some() == kinds[b].promotes_to.is_some()
             };
@@ -578,6 +596,7 @@ impl<B: BitBoard> Rules<B> {
                 .collect(),
             promote_on_capture: variant.promotion == PromotionRule::OnCapture,
             lion,
+            lion_line,
             hook,
             dir_sliders,
             step_groups,

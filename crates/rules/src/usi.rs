@@ -47,6 +47,20 @@ pub enum UsiMove {
         /// Trailing `+`.
         promote: bool,
     },
+    /// A Japanese lion dog's line move capturing on both squares passed,
+    /// `9i9h9g9f`.
+    Triple {
+        /// Origin.
+        from: UsiSquare,
+        /// The first square passed.
+        mid: UsiSquare,
+        /// The second square passed.
+        mid2: UsiSquare,
+        /// Destination.
+        to: UsiSquare,
+        /// Trailing `+`.
+        promote: bool,
+    },
     /// `P*5e`.
     Drop {
         /// The piece letters, upper case.
@@ -120,7 +134,7 @@ impl FromStr for UsiMove {
             let (sq, len) = parse_square(&body[i..]).ok_or_else(err)?;
             squares.push(sq);
             i += len;
-            if squares.len() > 3 {
+            if squares.len() > 4 {
                 return Err(err());
             }
         }
@@ -129,6 +143,13 @@ impl FromStr for UsiMove {
             [from, mid, to] => Ok(UsiMove::Double {
                 from,
                 mid,
+                to,
+                promote,
+            }),
+            [from, mid, mid2, to] => Ok(UsiMove::Triple {
+                from,
+                mid,
+                mid2,
                 to,
                 promote,
             }),
@@ -150,6 +171,19 @@ impl fmt::Display for UsiMove {
                 promote,
             } => {
                 write!(f, "{from}{mid}{to}{}", if *promote { "+" } else { "" })
+            }
+            UsiMove::Triple {
+                from,
+                mid,
+                mid2,
+                to,
+                promote,
+            } => {
+                write!(
+                    f,
+                    "{from}{mid}{mid2}{to}{}",
+                    if *promote { "+" } else { "" }
+                )
             }
             UsiMove::Drop { piece, to } => write!(f, "{piece}*{to}"),
         }
@@ -290,6 +324,33 @@ impl UsiMove {
                 }
                 Err(IllegalMove::IgnoresCheck)
             }
+            UsiMove::Triple {
+                from,
+                mid,
+                mid2,
+                to,
+                promote,
+            } => {
+                let (from, mid, mid2, to) = (
+                    square(g, *from)?,
+                    square(g, *mid)?,
+                    square(g, *mid2)?,
+                    square(g, *to)?,
+                );
+                let m = Move::double_both(from, mid, to, *promote);
+                if m.mid2() == Some(mid2) && legal.contains(&m) {
+                    return Ok(m);
+                }
+                if pos.piece_at(from).is_none() {
+                    return Err(IllegalMove::EmptySquare(g.name(from).to_string()));
+                }
+                let pseudo = pos.pseudo_moves();
+                Err(if m.mid2() == Some(mid2) && pseudo.contains(&m) {
+                    IllegalMove::IgnoresCheck
+                } else {
+                    IllegalMove::BadDoubleMove
+                })
+            }
             UsiMove::Normal { from, to, promote }
             | UsiMove::Double {
                 from, to, promote, ..
@@ -322,7 +383,8 @@ impl UsiMove {
                     let mid_sq = square(g, *mid)?;
                     let pseudo = pos.pseudo_moves();
                     return Err(
-                        if resolve_double(pos, &pseudo, from_sq, mid_sq, to_sq, *promote).is_some() {
+                        if resolve_double(pos, &pseudo, from_sq, mid_sq, to_sq, *promote).is_some()
+                        {
                             IllegalMove::IgnoresCheck
                         } else {
                             IllegalMove::BadDoubleMove
@@ -368,7 +430,9 @@ fn resolve_double<B: BitBoard>(
     // Only a lion-type piece makes double steps, and only through a neighbour
     // of its square to a neighbour of that neighbour.
     let r = pos.rules();
-    let lion = pos.piece_at(from).is_some_and(|p| r.lion[r.ck(p.color, p.kind)]);
+    let lion = pos
+        .piece_at(from)
+        .is_some_and(|p| r.lion[r.ck(p.color, p.kind)]);
     let step = r.neighbours[from.index()].has(mid) && r.neighbours[mid.index()].has(to);
     if !lion || !step || pos.piece_at(mid).is_some() {
         return None;
@@ -376,7 +440,10 @@ fn resolve_double<B: BitBoard>(
     if from == to {
         // A pass, named by any empty neighbour.
         return moves.iter().copied().find(|m| {
-            m.from() == Some(from) && m.to() == to && m.mid().is_some() && m.is_promotion() == promote
+            m.from() == Some(from)
+                && m.to() == to
+                && m.mid().is_some()
+                && m.is_promotion() == promote
         });
     }
     // Through an empty square: the plain step or jump.
@@ -394,6 +461,9 @@ impl<B: BitBoard> Rules<B> {
         let mut s = g.name(m.origin()).to_string();
         if let Some(mid) = m.mid() {
             s.push_str(&g.name(mid).to_string());
+        }
+        if let Some(mid2) = m.mid2() {
+            s.push_str(&g.name(mid2).to_string());
         }
         s.push_str(&g.name(m.to()).to_string());
         if m.is_promotion() {

@@ -1746,20 +1746,22 @@ fn options_combine_and_defaults_name_the_same_rules() {
 
 #[test]
 fn unknown_and_unimplemented_options_are_errors() {
+    // (`lion-dog=ja`, `ja`, `hachu` and `furious-fiend=lion+liondog` are accepted.)
     let err = |o: &str| {
         rules_17x17_with(VariantName::DaiDaiShogi, o)
             .map(|_| ())
             .expect_err(o)
             .to_string()
     };
-    let e = err("lion-dog=ja");
-    assert!(e.contains("not implemented"), "{e}");
-    for preset in ["ja", "hachu"] {
-        let e = err(preset);
-        assert!(e.contains(preset) && e.contains("not implemented"), "{e}");
+    // The Japanese lion dog and the presets built on it are implemented.
+    for ok in ["lion-dog=ja", "ja", "hachu", "furious-fiend=lion+liondog"] {
+        assert!(
+            rules_17x17_with(VariantName::DaiDaiShogi, ok).is_ok(),
+            "{ok}"
+        );
     }
-    let e = err("furious-fiend=lion+liondog");
-    assert!(e.contains("not implemented"), "{e}");
+    let e = err("lion-dog=maybe");
+    assert!(e.contains("lion-dog"), "{e}");
     let e = err("perpetual-chase=loss");
     assert!(e.contains("not implemented"), "{e}");
     let e = err("king-capture=on");
@@ -1995,4 +1997,94 @@ fn double_move_that_leaves_the_king_in_check_is_refused_as_ignoring_check() {
         "b",
     ));
     assert_illegal(&check, "9i10h9i", IllegalMove::IgnoresCheck);
+}
+
+// ---------------------------------------------------------------------------
+// The Japanese lion dog (section 6.4, `lion-dog=ja`) and the presets.
+// ---------------------------------------------------------------------------
+
+/// A black lion dog on 9i with, along the line toward rank a, an enemy on 9h
+/// (S1) and 9g (S2) and an empty 9f (S3); a friendly pawn on 8h.
+fn lion_dog_ja_position(options: &str) -> Position<Bb320> {
+    let sfen = dsfen(
+        &with_shielded_kings(&[("9i", "LD"), ("9h", "pa"), ("9g", "pa"), ("8h", "PA")]),
+        "b",
+    );
+    pos_in(rules_with(options), &sfen)
+}
+
+#[test]
+fn japanese_lion_dog_captures_on_the_squares_it_passes() {
+    let p = lion_dog_ja_position("lion-dog=ja");
+    let m = moves_from(&p, "9i");
+    for text in [
+        "9i9h9i+",   // igui on S1
+        "9i9h+",     // plain capture on S1
+        "9i9g9h+",   // to S2 and back to S1: captures both
+        "9i9h9g+",   // capture on S1, end on S2 (capturing it too)
+        "9i9g+",     // jump over S1 onto S2
+        "9i9f",      // jump over both to S3
+        "9i9h9f+",   // S3, capturing S1 only
+        "9i9g9f+",   // S3, capturing S2 only
+        "9i9h9g9f+", // S3, capturing both
+    ] {
+        assert!(m.contains(text), "{text} missing from {m:?}");
+    }
+    // It jumps over its own pawn on 8h to 7g and 6f, but never ends on it.
+    assert!(m.contains("9i7g") && m.contains("9i6f"), "{m:?}");
+    assert!(!m.iter().any(|t| t.ends_with("8h")), "{m:?}");
+    // Exactly one pass, written with the first empty neighbour in reading order.
+    let passes: Vec<&String> = m
+        .iter()
+        .filter(|t| t.len() >= 6 && t.starts_with("9i") && t.ends_with("9i"))
+        .filter(|t| !t.ends_with("9i+"))
+        .collect();
+    assert_eq!(passes.len(), 1, "{passes:?}");
+    // Capturing both squares removes both pawns and promotes to the great elephant.
+    let mut after = p.clone();
+    let both = after
+        .parse_move("9i9h9g9f+")
+        .unwrap_or_else(|e| panic!("{e:?} {:?}", "9i9h9g9f+".parse::<banmen_rules::UsiMove>()));
+    after.make_move(both);
+    assert_eq!(token_at(&after, "9h"), None);
+    assert_eq!(token_at(&after, "9g"), None);
+    assert_eq!(token_at(&after, "9f").as_deref(), Some("+LD"));
+    // Text round-trips.
+    assert_eq!(p.move_to_usi(both), "9i9h9g9f+");
+}
+
+#[test]
+fn default_lion_dog_is_a_plain_three_square_slider() {
+    let p = lion_dog_ja_position("");
+    let m = moves_from(&p, "9i");
+    assert!(m.contains("9i9h+"));
+    for text in ["9i9h9i+", "9i9g+", "9i9f", "9i9h9g9f+"] {
+        assert!(!m.contains(text), "{text} should need lion-dog=ja: {m:?}");
+    }
+    // Blocked by its own pawn on 8h: nothing beyond it on that diagonal.
+    assert!(!m.contains("9i7g"));
+}
+
+#[test]
+fn presets_select_their_readings() {
+    // ja: lion dog ja, neighboring king moves as a king, chariots as SZ.
+    let ja = rules_with("ja");
+    assert!(std::ptr::eq(ja, rules_with("lion-dog=ja,great-elephant=ja,furious-fiend=lion+liondog,eastern-barbarian=sz,free-pieces=forward-diagonals,neighboring-king=k,wizard-stork=sz,great-dragon=tai,chariots=sz")));
+    let hachu = rules_with("hachu");
+    assert!(std::ptr::eq(
+        hachu,
+        rules_with("lion-dog=ja,free-pieces=forward-diagonals,neighboring-king=k")
+    ));
+    assert!(!std::ptr::eq(ja, hachu));
+    // The furious fiend under lion+liondog has both the lion's jump to a
+    // knight square and the line move capturing two pieces.
+    let sfen = dsfen(
+        &with_shielded_kings(&[("9i", "+LN"), ("9h", "pa"), ("9g", "pa")]),
+        "b",
+    );
+    let p = pos_in(rules_with("furious-fiend=lion+liondog"), &sfen);
+    let m = moves_from(&p, "9i");
+    assert!(m.contains("9i8g") && m.contains("9i9h9g9f"), "{m:?}");
+    let q3 = pos_in(rules_with(""), &sfen);
+    assert!(!moves_from(&q3, "9i").contains("9i9h9g9f"));
 }

@@ -97,6 +97,14 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 64, failure_persistence: None, ..ProptestConfig::default() })]
 
     #[test]
+    fn daidai_japanese_readings_fast_legality_matches_make_and_test(start in 0usize..400, preset in 0usize..3, choices in prop::collection::vec(any::<u32>(), 1..80)) {
+        let starts = starts(DAIDAI);
+        let options = ["ja", "hachu", "furious-fiend=lion+liondog"][preset];
+        let rules = rules_17x17_with(VariantName::DaiDaiShogi, options).unwrap();
+        playout(rules, &starts[start % starts.len()], &choices)?;
+    }
+
+    #[test]
     fn daidai_fast_legality_matches_make_and_test(start in 0usize..400, choices in prop::collection::vec(any::<u32>(), 1..120)) {
         let starts = starts(DAIDAI);
         let rules = rules_17x17_with(VariantName::DaiDaiShogi, "").unwrap();

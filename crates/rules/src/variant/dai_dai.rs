@@ -100,6 +100,8 @@ pub const START: &str = "lahmdvrosqdkftrgkglgfkfrdhrasdlola/rvpoldbmfdrbkrggnkgg
 /// The readings of §9 that are rule options (§10).
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct Options {
+    lion_dog: &'static str,
+    furious_fiend: &'static str,
     great_elephant: &'static str,
     eastern_barbarian: &'static str,
     free_pieces: &'static str,
@@ -110,6 +112,8 @@ struct Options {
 }
 
 const TSA: Options = Options {
+    lion_dog: "q3",
+    furious_fiend: "lion-or-q3",
     great_elephant: "tsa",
     eastern_barbarian: "tsa",
     free_pieces: "all-diagonals",
@@ -132,8 +136,31 @@ fn pick(key: &str, value: &str, allowed: &[&'static str]) -> Result<&'static str
         })
 }
 
-const NOT_YET: &str =
-    "is not implemented yet (the Japanese three-step lion dog needs moves with two captured middle squares)";
+/// §9: the Japanese Wikipedia / Edo (SZ) reading.
+const JA: Options = Options {
+    lion_dog: "ja",
+    furious_fiend: "lion+liondog",
+    great_elephant: "ja",
+    eastern_barbarian: "sz",
+    free_pieces: "forward-diagonals",
+    neighboring_king: "k",
+    wizard_stork: "sz",
+    great_dragon: "tai",
+    chariots: "sz",
+};
+
+/// §9: H. G. Muller's HaChu tables.
+const HACHU: Options = Options {
+    lion_dog: "ja",
+    furious_fiend: "lion-or-q3",
+    great_elephant: "tsa",
+    eastern_barbarian: "tsa",
+    free_pieces: "forward-diagonals",
+    neighboring_king: "k",
+    wizard_stork: "ssz",
+    great_dragon: "tsa",
+    chariots: "tsa",
+};
 
 /// Dai dai shogi with rule options applied; returns the canonical options text.
 pub(super) fn dai_dai(pairs: &[(String, String)]) -> Result<(Variant, String), RulesError> {
@@ -143,23 +170,12 @@ pub(super) fn dai_dai(pairs: &[(String, String)]) -> Result<(Variant, String), R
         match k.as_str() {
             "preset" => match v {
                 "tsa" | "default" => o = TSA.clone(),
-                "ja" | "hachu" => return Err(RulesError(format!("the '{v}' preset {NOT_YET}"))),
+                "ja" => o = JA.clone(),
+                "hachu" => o = HACHU.clone(),
                 _ => return Err(RulesError(format!("daidaishogi presets: tsa (default), ja, hachu; got '{v}'"))),
             },
-            "lion-dog" => match v {
-                "q3" => {}
-                "ja" => return Err(RulesError(format!("lion-dog=ja {NOT_YET}"))),
-                _ => return Err(RulesError(format!("lion-dog must be q3 or ja (got '{v}')"))),
-            },
-            "furious-fiend" => match v {
-                "lion-or-q3" => {}
-                "lion+liondog" => return Err(RulesError(format!("furious-fiend=lion+liondog {NOT_YET}"))),
-                _ => {
-                    return Err(RulesError(format!(
-                        "furious-fiend must be lion-or-q3 or lion+liondog (got '{v}')"
-                    )))
-                }
-            },
+            "lion-dog" => o.lion_dog = pick(k, v, &["q3", "ja"])?,
+            "furious-fiend" => o.furious_fiend = pick(k, v, &["lion-or-q3", "lion+liondog"])?,
             "great-elephant" => o.great_elephant = pick(k, v, &["tsa", "ja", "none"])?,
             "eastern-barbarian" => o.eastern_barbarian = pick(k, v, &["tsa", "sz", "sz-diagram"])?,
             "free-pieces" => o.free_pieces = pick(k, v, &["all-diagonals", "forward-diagonals"])?,
@@ -189,6 +205,8 @@ pub(super) fn dai_dai(pairs: &[(String, String)]) -> Result<(Variant, String), R
     let mut canonical = Vec::new();
     for (key, value, default) in [
         ("chariots", o.chariots, TSA.chariots),
+        ("furious-fiend", o.furious_fiend, TSA.furious_fiend),
+        ("lion-dog", o.lion_dog, TSA.lion_dog),
         (
             "eastern-barbarian",
             o.eastern_barbarian,
@@ -257,6 +275,7 @@ fn build(o: &Options) -> Variant {
                     ..
                 },
             ) => "sRbB3vR2sDsH",
+            ("LD", Options { lion_dog: "ja", .. }) => "[lion-line]",
             ("RC", Options { chariots: "sz", .. }) => "fRlfrbBrW",
             ("LC", Options { chariots: "sz", .. }) => "fRrflbBlW",
             _ => base,
@@ -266,7 +285,11 @@ fn build(o: &Options) -> Variant {
         match target {
             "+LN" => PromotedForm {
                 name: "furious fiend",
-                betza: "[lion]Q3",
+                betza: if o.furious_fiend == "lion+liondog" {
+                    "[lion][lion-line]"
+                } else {
+                    "[lion]Q3"
+                },
             },
             "+LD" => PromotedForm {
                 name: "great elephant",
