@@ -1,0 +1,855 @@
+//! Iterative deepening PVS alpha-beta with a transposition table, quiescence
+//! over captures, null-move pruning, late-move reductions and aspiration
+//! windows; Lazy SMP over [`SearchOptions::threads`].
+
+use crate::eval::Evaluator;
+use crate::time::{Budget, Limits};
+use crate::tt::{Bound, Table};
+use crate::{
+    BestMove, Control, HistoryEntry, Info, Score, SearchOptions, SearchResult, INFINITE, MATE,
+    MATE_BOUND,
+};
+use banmen_rules::game::declaration_ok;
+use banmen_rules::{BitBoard, EnteringKingRule, Move, MoveList, Position, SfenMode};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+/// The deepest ply the search reaches (quiescence included).
+const MAX_PLY: usize = 96;
+
+/// A repetition where one side checked with every move: the checker loses.
+/// Kept below the mate range so it is reported in centipawns.
+const PERPETUAL_CHECK: i32 = 20_000;
+
+/// How far back repetitions are looked for, in plies.
+const REPETITION_WINDOW: usize = 100;
+
+/// Searches `pos` and returns the move to play. `history` holds the game's
+/// positions before `pos` (oldest first; `pos` itself need not be included)
+/// for repetition detection. `report` receives one [`Info`] per completed
+/// iteration and principal variation.
+#[allow(clippy::too_many_arguments)]
+pub fn search<B: BitBoard>(
+    pos: &Position<B>,
+    history: &[HistoryEntry],
+    eval: &Evaluator<B>,
+    tt: &Table,
+    limits: &Limits,
+    options: &SearchOptions,
+    control: &Control,
+    report: &(dyn Fn(&Info) + Sync),
+) -> SearchResult {
+    let moves = pos.legal_moves();
+    if let Some(m) = try_rule_win(pos, options.entering_king, &moves) {
+        return decided(BestMove::Move(m, None), MATE - 1);
+    }
+    if declaration_ok(pos, options.entering_king).is_ok() {
+        return decided(BestMove::Win, MATE - 1);
+    }
+    if moves.is_empty() {
+        return decided(BestMove::Resign, -MATE);
+    }
+    tt.new_search();
+    let mut stack: Vec<HistoryEntry> = history.to_vec();
+    let here = HistoryEntry {
+        hash: pos.hash(),
+        check: pos.in_check(),
+    };
+    if stack.last() != Some(&here) {
+        stack.push(here);
+    }
+    let shared = Shared {
+        abort: AtomicBool::new(false),
+        nodes: AtomicU64::new(0),
+        control,
+        start: Instant::now(),
+    };
+    let threads = options.threads.max(1);
+    std::thread::scope(|scope| {
+        for id in 1..threads {
+            let stack = stack.clone();
+            let shared = &shared;
+            let moves = moves.clone();
+            scope.spawn(move || {
+                let mut helper = Searcher::new(pos, stack, eval, tt, limits, shared, id);
+                helper.iterate(&moves, 1, &|_| {});
+            });
+        }
+        let mut main = Searcher::new(pos, stack, eval, tt, limits, &shared, 0);
+        let result = main.iterate(&moves, options.multipv.max(1), report);
+        shared.abort.store(true, Ordering::Relaxed);
+        result
+    })
+}
+
+fn decided(best: BestMove, score: i32) -> SearchResult {
+    SearchResult {
+        best,
+        score,
+        nodes: 0,
+        depth: 0,
+    }
+}
+
+/// Under the try rule, a legal king move onto the enemy king's start square wins at once.
+fn try_rule_win<B: BitBoard>(
+    pos: &Position<B>,
+    rule: EnteringKingRule,
+    moves: &MoveList,
+) -> Option<Move> {
+    if rule != EnteringKingRule::TryRule {
+        return None;
+    }
+    let rules = pos.rules();
+    let start = Position::from_sfen(rules, rules.variant.start_sfen, SfenMode::Strict).ok()?;
+    let target = start.king_square(!pos.side_to_move())?;
+    let king = pos.king_square(pos.side_to_move())?;
+    moves
+        .iter()
+        .copied()
+        .find(|m| m.from() == Some(king) && m.to() == target)
+}
+
+/// State shared by the threads of one search.
+struct Shared<'a> {
+    /// Set by the main thread when it is done, so helpers stop too.
+    abort: AtomicBool,
+    nodes: AtomicU64,
+    control: &'a Control,
+    start: Instant,
+}
+
+/// One thread's search.
+struct Searcher<'a, B: BitBoard> {
+    pos: Position<B>,
+    eval: &'a Evaluator<B>,
+    tt: &'a Table,
+    limits: &'a Limits,
+    shared: &'a Shared<'a>,
+    id: usize,
+    budget: Option<Budget>,
+    /// The clock's start; reset on `ponderhit`.
+    start: Instant,
+    was_pondering: bool,
+    stack: Vec<HistoryEntry>,
+    /// Nodes not yet added to the shared count.
+    local_nodes: u64,
+    nodes: u64,
+    stopped: bool,
+    seldepth: usize,
+    root_depth: i32,
+    killers: Vec<[Option<Move>; 2]>,
+    /// `[side][(origin or S + dropped kind) * S + to]`: quiet moves that cut off.
+    history: Vec<i32>,
+    squares: usize,
+    lists: Vec<MoveList>,
+    scores: Vec<Vec<i32>>,
+    pv: Vec<Vec<Move>>,
+}
+
+impl<'a, B: BitBoard> Searcher<'a, B> {
+    fn new(
+        pos: &Position<B>,
+        stack: Vec<HistoryEntry>,
+        eval: &'a Evaluator<B>,
+        tt: &'a Table,
+        limits: &'a Limits,
+        shared: &'a Shared<'a>,
+        id: usize,
+    ) -> Self {
+        let squares = pos.rules().geometry.squares();
+        let slots = squares + pos.rules().kind_count();
+        Searcher {
+            pos: pos.clone(),
+            eval,
+            tt,
+            limits,
+            shared,
+            id,
+            budget: Budget::new(limits, pos.side_to_move()),
+            start: shared.start,
+            was_pondering: limits.ponder,
+            stack,
+            local_nodes: 0,
+            nodes: 0,
+            stopped: false,
+            seldepth: 0,
+            root_depth: 0,
+            killers: vec![[None; 2]; MAX_PLY + 2],
+            history: vec![0; 2 * slots * squares],
+            squares,
+            lists: vec![MoveList::new(); MAX_PLY + 2],
+            scores: vec![Vec::new(); MAX_PLY + 2],
+            pv: vec![Vec::new(); MAX_PLY + 2],
+        }
+    }
+
+    /// Iterative deepening at the root.
+    fn iterate(
+        &mut self,
+        moves: &MoveList,
+        multipv: usize,
+        report: &(dyn Fn(&Info) + Sync),
+    ) -> SearchResult {
+        let mut root: Vec<(Move, i32, Vec<Move>)> =
+            moves.iter().map(|&m| (m, -INFINITE, vec![m])).collect();
+        // Order the first iteration by the same heuristics as inner nodes.
+        if let Some(e) = self.tt.probe(self.pos.hash()) {
+            if let Some(i) = root.iter().position(|r| Some(r.0) == e.best) {
+                root.swap(0, i);
+            }
+        }
+        let multipv = multipv.min(root.len());
+        let max_depth = self
+            .limits
+            .depth
+            .unwrap_or(MAX_PLY as i32 - 8)
+            .clamp(1, MAX_PLY as i32 - 8);
+        let mut completed = 0;
+        let mut best_score = -INFINITE;
+        // Helpers start at staggered depths so the threads diverge.
+        let first = 1 + (self.id % 2) as i32;
+        for depth in first..=max_depth {
+            self.root_depth = depth;
+            for pv_index in 0..multipv {
+                self.seldepth = 0;
+                let previous = root[pv_index].1;
+                let (mut alpha, mut beta) = (-INFINITE, INFINITE);
+                let mut delta = 40;
+                if depth >= 5 && previous.abs() < MATE_BOUND {
+                    alpha = (previous - delta).max(-INFINITE);
+                    beta = (previous + delta).min(INFINITE);
+                }
+                loop {
+                    let score = self.root_search(&mut root, pv_index, depth, alpha, beta);
+                    if self.stopped {
+                        break;
+                    }
+                    if score <= alpha {
+                        if self.id == 0 {
+                            self.report(report, depth, pv_index, &root, Some(Bound::Upper), score);
+                        }
+                        beta = (alpha + beta) / 2;
+                        alpha = (score - delta).max(-INFINITE);
+                    } else if score >= beta {
+                        if self.id == 0 {
+                            self.report(report, depth, pv_index, &root, Some(Bound::Lower), score);
+                        }
+                        beta = (score + delta).min(INFINITE);
+                    } else {
+                        break;
+                    }
+                    delta += delta / 2 + 20;
+                }
+                if self.stopped {
+                    break;
+                }
+                // Stable: moves already placed above pv_index stay.
+                root[pv_index..].sort_by_key(|r| -r.1);
+                if self.id == 0 {
+                    self.report(report, depth, pv_index, &root, None, root[pv_index].1);
+                }
+            }
+            if self.stopped {
+                break;
+            }
+            completed = depth;
+            best_score = root[0].1;
+            if self.id != 0 {
+                continue;
+            }
+            if self.should_stop_iterating(depth, best_score, root.len()) {
+                break;
+            }
+        }
+        self.flush_nodes();
+        if self.id == 0 {
+            self.wait_while_unbounded();
+        }
+        if completed == 0 {
+            best_score = root[0].1;
+        }
+        let best = root[0].0;
+        let ponder = root[0].2.get(1).copied();
+        SearchResult {
+            best: BestMove::Move(best, ponder),
+            score: best_score,
+            nodes: self.shared.nodes.load(Ordering::Relaxed),
+            depth: completed,
+        }
+    }
+
+    /// Whether the main thread should end after completing `depth`.
+    fn should_stop_iterating(&mut self, depth: i32, score: i32, n_moves: usize) -> bool {
+        if self.pondering() {
+            return false;
+        }
+        if self.limits.unbounded() && self.limits.depth.is_none() && self.limits.nodes.is_none() {
+            // Infinite: keep deepening (the depth cap ends it; then wait for stop).
+            return false;
+        }
+        if let Some(b) = self.budget {
+            let elapsed = self.start.elapsed();
+            if n_moves == 1 && self.limits.movetime.is_none() {
+                return true;
+            }
+            if elapsed > b.soft.mul_f64(0.6) {
+                return true;
+            }
+        }
+        // A mate found and confirmed by deeper iterations.
+        score.abs() > MATE_BOUND && depth > (MATE - score.abs()) + 4
+    }
+
+    /// USI: with `go infinite` or `go ponder`, the best move is sent only after
+    /// `stop` (or `ponderhit`, for pondering).
+    fn wait_while_unbounded(&mut self) {
+        loop {
+            let control = self.shared.control;
+            if control.stop.load(Ordering::Relaxed) {
+                return;
+            }
+            let pondering = control.pondering.load(Ordering::Relaxed);
+            if !(self.limits.infinite || pondering) {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    }
+
+    fn pondering(&self) -> bool {
+        self.shared.control.pondering.load(Ordering::Relaxed)
+    }
+
+    fn report(
+        &self,
+        report: &(dyn Fn(&Info) + Sync),
+        depth: i32,
+        pv_index: usize,
+        root: &[(Move, i32, Vec<Move>)],
+        bound: Option<Bound>,
+        score: i32,
+    ) {
+        let nodes = self.shared.nodes.load(Ordering::Relaxed) + self.local_nodes;
+        report(&Info {
+            depth,
+            seldepth: self.seldepth.max(depth as usize) as i32,
+            multipv: pv_index + 1,
+            score: Score::from_internal(score),
+            bound,
+            nodes,
+            time: self.shared.start.elapsed(),
+            hashfull: self.tt.hashfull(),
+            pv: root[pv_index].2.clone(),
+        });
+    }
+
+    fn flush_nodes(&mut self) {
+        self.shared
+            .nodes
+            .fetch_add(self.local_nodes, Ordering::Relaxed);
+        self.local_nodes = 0;
+    }
+
+    /// Counts a node and, every 1024, checks the clock and the stop signals.
+    #[inline]
+    fn visit(&mut self) -> bool {
+        self.nodes += 1;
+        self.local_nodes += 1;
+        if self.nodes & 1023 == 0 {
+            self.flush_nodes();
+            self.check_limits();
+        }
+        self.stopped
+    }
+
+    fn check_limits(&mut self) {
+        let control = self.shared.control;
+        if control.stop.load(Ordering::Relaxed) || self.shared.abort.load(Ordering::Relaxed) {
+            self.stopped = true;
+            return;
+        }
+        if self.id != 0 {
+            return;
+        }
+        let pondering = self.pondering();
+        if self.was_pondering && !pondering {
+            // ponderhit: our own clock starts now.
+            self.start = Instant::now();
+            self.was_pondering = false;
+        }
+        if pondering || self.root_depth <= 1 {
+            return;
+        }
+        if let Some(n) = self.limits.nodes {
+            if self.shared.nodes.load(Ordering::Relaxed) >= n {
+                self.stopped = true;
+            }
+        }
+        if let Some(b) = self.budget {
+            if self.start.elapsed() >= b.hard {
+                self.stopped = true;
+            }
+        }
+    }
+
+    /// The root: searches `root[pv_index..]`, keeping them sorted best first
+    /// as far as they have been searched.
+    fn root_search(
+        &mut self,
+        root: &mut [(Move, i32, Vec<Move>)],
+        pv_index: usize,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        let mut best = -INFINITE;
+        for i in pv_index..root.len() {
+            let m = root[i].0;
+            let undo = self.pos.make_move(m);
+            let check = self.pos.in_check();
+            self.stack.push(HistoryEntry {
+                hash: self.pos.hash(),
+                check,
+            });
+            let ext = i32::from(check);
+            let score = if i == pv_index {
+                -self.negamax(depth - 1 + ext, -beta, -alpha, 1, true)
+            } else {
+                let mut s = -self.negamax(depth - 1 + ext, -alpha - 1, -alpha, 1, true);
+                if s > alpha && s < beta && !self.stopped {
+                    s = -self.negamax(depth - 1 + ext, -beta, -alpha, 1, true);
+                }
+                s
+            };
+            self.stack.pop();
+            self.pos.unmake_move(m, undo);
+            if self.stopped {
+                break;
+            }
+            if score > best {
+                best = score;
+            }
+            if score > alpha || i == pv_index {
+                let mut pv = vec![m];
+                pv.extend_from_slice(&self.pv[1]);
+                root[i].1 = score;
+                root[i].2 = pv;
+                // Move it up to pv_index, keeping the others' order.
+                root[pv_index..=i].rotate_right(1);
+                if score > alpha {
+                    alpha = score;
+                }
+                if score >= beta {
+                    break;
+                }
+            } else {
+                root[i].1 = -INFINITE;
+            }
+        }
+        if best > -INFINITE {
+            let m = root[pv_index].0;
+            let bound = if best >= beta {
+                Bound::Lower
+            } else {
+                Bound::Exact
+            };
+            if pv_index == 0 && !self.stopped {
+                self.tt.store(self.pos.hash(), Some(m), best, depth, bound);
+            }
+        }
+        best
+    }
+
+    /// Whether the current position repeats an earlier one; if so its score.
+    fn repetition(&self) -> Option<i32> {
+        let n = self.stack.len();
+        let here = self.stack[n - 1].hash;
+        let lowest = n.saturating_sub(REPETITION_WINDOW);
+        for i in (lowest..n - 1).rev() {
+            let e = self.stack[i];
+            if e.hash == 0 {
+                // A null move: positions before it are not reachable by play.
+                return None;
+            }
+            if e.hash != here || (n - 1 - i) % 2 != 0 {
+                continue;
+            }
+            // Entries after i: the last is the opponent's move, then ours, alternately.
+            let them_checked = (i + 1..n).rev().step_by(2).all(|j| self.stack[j].check);
+            let we_checked = (i + 1..n - 1).rev().step_by(2).all(|j| self.stack[j].check);
+            return Some(if them_checked {
+                PERPETUAL_CHECK
+            } else if we_checked {
+                -PERPETUAL_CHECK
+            } else {
+                0
+            });
+        }
+        None
+    }
+
+    fn negamax(
+        &mut self,
+        depth: i32,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: usize,
+        allow_null: bool,
+    ) -> i32 {
+        self.pv[ply].clear();
+        if depth <= 0 {
+            return self.quiescence(alpha, beta, ply);
+        }
+        if self.visit() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if let Some(score) = self.repetition() {
+            return score;
+        }
+        if ply >= MAX_PLY {
+            return self.eval.evaluate(&self.pos);
+        }
+        // Mate distance pruning.
+        alpha = alpha.max(-MATE + ply as i32);
+        beta = beta.min(MATE - ply as i32 - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+        let pv_node = beta - alpha > 1;
+        let hash = self.pos.hash();
+        let in_check = self.stack.last().is_some_and(|e| e.check);
+        let entry = self.tt.probe(hash);
+        let tt_move = entry.and_then(|e| e.best);
+        if let Some(e) = entry {
+            if !pv_node && e.depth >= depth {
+                let s = score_from_tt(e.score, ply);
+                let cut = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                };
+                if cut {
+                    return s;
+                }
+            }
+        }
+        let static_eval = if in_check {
+            -INFINITE
+        } else {
+            self.eval.evaluate(&self.pos)
+        };
+        if !pv_node && !in_check && beta.abs() < MATE_BOUND {
+            // Reverse futility: far above beta near the leaves.
+            if depth <= 3 && static_eval - 150 * depth >= beta {
+                return static_eval;
+            }
+            // Null move: if passing still fails high, a real move will too.
+            if allow_null && depth >= 3 && static_eval >= beta {
+                let r = 3 + depth / 6;
+                self.pos.make_null_move();
+                self.stack.push(HistoryEntry {
+                    hash: 0,
+                    check: false,
+                });
+                let s = -self.negamax(depth - 1 - r, -beta, -beta + 1, ply + 1, false);
+                self.stack.pop();
+                self.pos.make_null_move();
+                if self.stopped {
+                    return 0;
+                }
+                if s >= beta {
+                    return if s > MATE_BOUND { beta } else { s };
+                }
+            }
+        }
+
+        let mut moves = std::mem::take(&mut self.lists[ply]);
+        self.pos.legal_moves_into(&mut moves);
+        if moves.is_empty() {
+            self.lists[ply] = moves;
+            // No legal move loses, in check or not.
+            return -MATE + ply as i32;
+        }
+        let mut scores = std::mem::take(&mut self.scores[ply]);
+        self.score_moves(&moves, &mut scores, tt_move, ply);
+
+        let original_alpha = alpha;
+        let mut best = -INFINITE;
+        let mut best_move = None;
+        let mut quiets_tried: [Move; 32] = [Move::default(); 32];
+        let mut n_quiets = 0;
+        for i in 0..moves.len() {
+            let m = pick(&mut moves, &mut scores, i);
+            let capture = self.is_capture(m);
+            let quiet = !capture && !m.is_promotion();
+            let undo = self.pos.make_move(m);
+            let check = self.pos.in_check();
+            self.stack.push(HistoryEntry {
+                hash: self.pos.hash(),
+                check,
+            });
+            let ext = i32::from(check && ply < 2 * self.root_depth as usize);
+            let new_depth = depth - 1 + ext;
+            let score = if i == 0 {
+                -self.negamax(new_depth, -beta, -alpha, ply + 1, true)
+            } else {
+                let mut r = 0;
+                if depth >= 3 && i >= 3 && quiet && !in_check && !check {
+                    r = lmr(depth, i);
+                    if pv_node {
+                        r -= 1;
+                    }
+                    r = r.clamp(0, new_depth - 1);
+                }
+                let mut s = -self.negamax(new_depth - r, -alpha - 1, -alpha, ply + 1, true);
+                if r > 0 && s > alpha && !self.stopped {
+                    s = -self.negamax(new_depth, -alpha - 1, -alpha, ply + 1, true);
+                }
+                if s > alpha && s < beta && !self.stopped {
+                    s = -self.negamax(new_depth, -beta, -alpha, ply + 1, true);
+                }
+                s
+            };
+            self.stack.pop();
+            self.pos.unmake_move(m, undo);
+            if self.stopped {
+                self.lists[ply] = moves;
+                self.scores[ply] = scores;
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_move = Some(m);
+                if score > alpha {
+                    alpha = score;
+                    let (head, tail) = self.pv.split_at_mut(ply + 1);
+                    head[ply].clear();
+                    head[ply].push(m);
+                    head[ply].extend_from_slice(&tail[0]);
+                    if score >= beta {
+                        if quiet {
+                            self.reward(m, depth, ply, &quiets_tried[..n_quiets]);
+                        }
+                        break;
+                    }
+                }
+            }
+            if quiet && n_quiets < quiets_tried.len() {
+                quiets_tried[n_quiets] = m;
+                n_quiets += 1;
+            }
+        }
+        self.lists[ply] = moves;
+        self.scores[ply] = scores;
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt
+            .store(hash, best_move, score_to_tt(best, ply), depth, bound);
+        best
+    }
+
+    /// Captures only (all evasions when in check); no drops unless evading.
+    fn quiescence(&mut self, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        if self.visit() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        let in_check = self.stack.last().is_some_and(|e| e.check);
+        if ply >= MAX_PLY {
+            return self.eval.evaluate(&self.pos);
+        }
+        let stand_pat = if in_check {
+            -INFINITE
+        } else {
+            let s = self.eval.evaluate(&self.pos);
+            if s >= beta {
+                return s;
+            }
+            alpha = alpha.max(s);
+            s
+        };
+        let mut moves = std::mem::take(&mut self.lists[ply]);
+        self.pos.legal_moves_into(&mut moves);
+        if moves.is_empty() {
+            self.lists[ply] = moves;
+            return -MATE + ply as i32;
+        }
+        if !in_check {
+            moves.retain(|&m| self.is_capture(m));
+        }
+        let mut scores = std::mem::take(&mut self.scores[ply]);
+        self.score_moves(&moves, &mut scores, None, ply);
+        let mut best = stand_pat;
+        for i in 0..moves.len() {
+            let m = pick(&mut moves, &mut scores, i);
+            if !in_check {
+                // Delta pruning: even winning the piece cannot reach alpha.
+                let gain = self.captured_value(m);
+                if stand_pat + gain + 200 < alpha {
+                    continue;
+                }
+            }
+            let undo = self.pos.make_move(m);
+            let check = self.pos.in_check();
+            self.stack.push(HistoryEntry {
+                hash: self.pos.hash(),
+                check,
+            });
+            let score = -self.quiescence(-beta, -alpha, ply + 1);
+            self.stack.pop();
+            self.pos.unmake_move(m, undo);
+            if self.stopped {
+                break;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.lists[ply] = moves;
+        self.scores[ply] = scores;
+        if self.stopped {
+            return 0;
+        }
+        best
+    }
+
+    fn is_capture(&self, m: Move) -> bool {
+        !m.is_drop()
+            && (self.pos.piece_at(m.to()).is_some()
+                || m.mid().is_some_and(|s| self.pos.piece_at(s).is_some()))
+    }
+
+    fn captured_value(&self, m: Move) -> i32 {
+        if m.is_drop() {
+            return 0;
+        }
+        let mut v = self
+            .pos
+            .piece_at(m.to())
+            .map_or(0, |p| self.eval.order_value(p.kind));
+        if let Some(mid) = m.mid() {
+            v += self
+                .pos
+                .piece_at(mid)
+                .map_or(0, |p| self.eval.order_value(p.kind));
+        }
+        v
+    }
+
+    fn history_index(&self, m: Move) -> usize {
+        let side = self.pos.side_to_move().index();
+        let origin = match (m.from(), m.dropped()) {
+            (Some(f), _) => f.index(),
+            (None, Some(k)) => self.squares + k.index(),
+            (None, None) => 0,
+        };
+        let slots = self.history.len() / (2 * self.squares);
+        (side * slots + origin) * self.squares + m.to().index()
+    }
+
+    /// Orders: table move, captures by MVV/LVA, promotions, killers, history.
+    fn score_moves(
+        &self,
+        moves: &MoveList,
+        scores: &mut Vec<i32>,
+        tt_move: Option<Move>,
+        ply: usize,
+    ) {
+        scores.clear();
+        let killers = self.killers[ply];
+        for &m in moves.iter() {
+            let s = if Some(m) == tt_move {
+                1 << 30
+            } else {
+                let victim = self.captured_value(m);
+                if victim > 0 {
+                    let attacker = self
+                        .pos
+                        .moving_piece(m)
+                        .map_or(0, |p| self.eval.order_value(p.kind));
+                    (1 << 28) + victim * 16 - attacker / 16 + if m.is_promotion() { 500 } else { 0 }
+                } else if m.is_promotion() {
+                    (1 << 27) + 1
+                } else if Some(m) == killers[0] {
+                    (1 << 27) - 1
+                } else if Some(m) == killers[1] {
+                    (1 << 27) - 2
+                } else {
+                    self.history[self.history_index(m)]
+                }
+            };
+            scores.push(s);
+        }
+    }
+
+    /// A quiet move cut off: make it a killer and raise its history, lower the
+    /// quiet moves tried before it.
+    fn reward(&mut self, m: Move, depth: i32, ply: usize, tried: &[Move]) {
+        let k = &mut self.killers[ply];
+        if k[0] != Some(m) {
+            k[1] = k[0];
+            k[0] = Some(m);
+        }
+        let bonus = (depth * depth).min(400);
+        let i = self.history_index(m);
+        self.history[i] += bonus - self.history[i] * bonus / 16384;
+        for &q in tried {
+            let j = self.history_index(q);
+            self.history[j] -= bonus + self.history[j] * bonus / 16384;
+        }
+    }
+}
+
+/// Swaps the best-scored remaining move into place `i` and returns it.
+#[inline]
+fn pick(moves: &mut [Move], scores: &mut [i32], i: usize) -> Move {
+    let mut best = i;
+    for j in i + 1..moves.len() {
+        if scores[j] > scores[best] {
+            best = j;
+        }
+    }
+    moves.swap(i, best);
+    scores.swap(i, best);
+    moves[i]
+}
+
+/// Late-move reduction in plies.
+fn lmr(depth: i32, index: usize) -> i32 {
+    let r = (f64::from(depth).ln() * (index as f64).ln() / 2.0) as i32;
+    r.max(1)
+}
+
+/// Mate scores are stored relative to the node, not the root.
+fn score_to_tt(s: i32, ply: usize) -> i32 {
+    if s > MATE_BOUND {
+        s + ply as i32
+    } else if s < -MATE_BOUND {
+        s - ply as i32
+    } else {
+        s
+    }
+}
+
+fn score_from_tt(s: i32, ply: usize) -> i32 {
+    if s > MATE_BOUND {
+        s - ply as i32
+    } else if s < -MATE_BOUND {
+        s + ply as i32
+    } else {
+        s
+    }
+}

@@ -1,0 +1,128 @@
+//! Search limits and how much of the clock to spend on one move.
+
+use banmen_rules::Color;
+use std::time::Duration;
+
+/// What bounds a search (the arguments of USI `go`). Times in milliseconds.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// Stop after this many plies of iterative deepening.
+    pub depth: Option<i32>,
+    /// Stop after about this many nodes.
+    pub nodes: Option<u64>,
+    /// Spend exactly this long.
+    pub movetime: Option<u64>,
+    /// Time left on each side's clock (Black, White).
+    pub time: [Option<u64>; 2],
+    /// Fischer increment per move (Black, White).
+    pub increment: [u64; 2],
+    /// Byoyomi per move once the main time is spent.
+    pub byoyomi: u64,
+    /// Search until told to stop.
+    pub infinite: bool,
+    /// Search the expected reply's position until `ponderhit` or `stop`.
+    pub ponder: bool,
+}
+
+impl Limits {
+    /// Whether only `stop` (or a depth/node limit) ends the search.
+    pub fn unbounded(&self) -> bool {
+        self.infinite || (self.movetime.is_none() && self.time == [None, None] && self.byoyomi == 0)
+    }
+}
+
+/// Time kept in reserve for the GUI and the pipe.
+const MARGIN_MS: u64 = 60;
+
+/// How long to think: past `soft` no new iteration starts; at `hard` the
+/// search is cut off.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    /// Do not start another iteration after this.
+    pub soft: Duration,
+    /// Abort the search at this point.
+    pub hard: Duration,
+}
+
+impl Budget {
+    /// The budget for `side` under `limits`; `None` when time does not limit the search.
+    pub fn new(limits: &Limits, side: Color) -> Option<Budget> {
+        if limits.infinite {
+            return None;
+        }
+        if let Some(mt) = limits.movetime {
+            let t = mt.saturating_sub(MARGIN_MS.min(mt / 4)).max(1);
+            return Some(Budget::ms(t, t));
+        }
+        let left = limits.time[side.index()];
+        let inc = limits.increment[side.index()];
+        let byoyomi = limits.byoyomi;
+        if left.is_none() && byoyomi == 0 {
+            return None;
+        }
+        let left = left.unwrap_or(0);
+        // Assume about 30 more moves of our own to play from the main time.
+        let base = left / 30;
+        let (soft, hard) = if byoyomi > 0 {
+            // The byoyomi is lost if not used, so use nearly all of it.
+            let usable = byoyomi.saturating_sub(MARGIN_MS).max(byoyomi / 2);
+            let soft = base + usable;
+            let hard = (left / 4 + usable).min(left + usable);
+            (soft, hard)
+        } else {
+            let reserve = left.saturating_sub(MARGIN_MS);
+            let soft = (base + inc * 3 / 4).min(reserve);
+            let hard = (left / 4 + inc).min(reserve);
+            (soft, hard)
+        };
+        let hard = hard.max(1);
+        Some(Budget::ms(soft.min(hard).max(1), hard))
+    }
+
+    fn ms(soft: u64, hard: u64) -> Budget {
+        Budget {
+            soft: Duration::from_millis(soft),
+            hard: Duration::from_millis(hard),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn movetime_is_kept() {
+        let l = Limits {
+            movetime: Some(1000),
+            ..Limits::default()
+        };
+        let b = Budget::new(&l, Color::Black).unwrap();
+        assert!(b.hard <= Duration::from_millis(1000));
+        assert!(b.hard >= Duration::from_millis(900));
+    }
+
+    #[test]
+    fn byoyomi_alone_uses_the_byoyomi() {
+        let l = Limits {
+            time: [Some(0), Some(0)],
+            byoyomi: 1000,
+            ..Limits::default()
+        };
+        let b = Budget::new(&l, Color::White).unwrap();
+        assert!(b.hard < Duration::from_millis(1000));
+        assert!(b.soft >= Duration::from_millis(500));
+    }
+
+    #[test]
+    fn fischer_never_exceeds_the_clock() {
+        let l = Limits {
+            time: [Some(100), Some(60_000)],
+            increment: [1000, 1000],
+            ..Limits::default()
+        };
+        let b = Budget::new(&l, Color::Black).unwrap();
+        assert!(b.hard < Duration::from_millis(100));
+        assert!(Budget::new(&Limits::default(), Color::Black).is_none());
+    }
+}

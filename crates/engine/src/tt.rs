@@ -1,0 +1,211 @@
+//! The transposition table: one table shared by every search thread.
+//!
+//! Each entry is two `AtomicU64`s, the key XORed with the data and the data, so
+//! a torn write from another thread is read as a miss instead of a wrong hit
+//! (the lockless scheme of Hyatt and Mann), without `unsafe`.
+
+use banmen_rules::Move;
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+
+/// What a stored score means.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// The exact score.
+    Exact,
+    /// At least this score (a beta cut-off).
+    Lower,
+    /// At most this score (no move raised alpha).
+    Upper,
+}
+
+/// One table hit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Entry {
+    /// The best or refuting move found, if any.
+    pub best: Option<Move>,
+    /// The score, mate scores relative to the stored node.
+    pub score: i32,
+    /// The remaining depth the score was searched to.
+    pub depth: i32,
+    /// What the score means.
+    pub bound: Bound,
+}
+
+/// A fixed-size table of search results, indexed by position hash.
+#[derive(Debug)]
+pub struct Table {
+    slots: Vec<[AtomicU64; 2]>,
+    generation: AtomicU8,
+}
+
+const ENTRY_BYTES: usize = 16;
+
+impl Table {
+    /// A table of about `megabytes` MiB (at least one entry).
+    pub fn new(megabytes: usize) -> Table {
+        let n = (megabytes.max(1) * 1024 * 1024 / ENTRY_BYTES).max(1);
+        let slots = (0..n)
+            .map(|_| [AtomicU64::new(0), AtomicU64::new(0)])
+            .collect();
+        Table {
+            slots,
+            generation: AtomicU8::new(0),
+        }
+    }
+
+    /// Forgets everything (a new game).
+    pub fn clear(&self) {
+        for s in &self.slots {
+            s[0].store(0, Ordering::Relaxed);
+            s[1].store(0, Ordering::Relaxed);
+        }
+        self.generation.store(0, Ordering::Relaxed);
+    }
+
+    /// Marks the start of a new search, so older entries are replaced first.
+    pub fn new_search(&self) {
+        self.generation.fetch_add(1, Ordering::Relaxed);
+    }
+
+    fn slot(&self, hash: u64) -> &[AtomicU64; 2] {
+        // Multiply-shift maps the hash onto the table without a modulo.
+        let i = ((hash as u128 * self.slots.len() as u128) >> 64) as usize;
+        &self.slots[i]
+    }
+
+    /// The entry stored for `hash`, if any.
+    pub fn probe(&self, hash: u64) -> Option<Entry> {
+        let s = self.slot(hash);
+        let key = s[0].load(Ordering::Relaxed);
+        let data = s[1].load(Ordering::Relaxed);
+        if data == 0 || key ^ data != hash {
+            return None;
+        }
+        unpack(data)
+    }
+
+    /// Stores a result, replacing an entry of another position only if it
+    /// is from an older search or shallower.
+    pub fn store(&self, hash: u64, best: Option<Move>, score: i32, depth: i32, bound: Bound) {
+        let s = self.slot(hash);
+        let old_key = s[0].load(Ordering::Relaxed);
+        let old = s[1].load(Ordering::Relaxed);
+        let generation = self.generation.load(Ordering::Relaxed);
+        let same = old_key ^ old == hash;
+        if old != 0 && !same {
+            let old_gen = ((old >> 62) as u8) | (((old >> 56) as u8 & 0xF) << 2);
+            let old_depth = ((old >> 48) & 0xFF) as i32;
+            if old_gen == generation & 0x3F && old_depth > depth + 2 && bound != Bound::Exact {
+                return;
+            }
+        }
+        // Keep the old move when the new result has none for the same position.
+        let best = best.or_else(|| {
+            if same {
+                unpack(old).and_then(|e| e.best)
+            } else {
+                None
+            }
+        });
+        let data = pack(best, score, depth, bound, generation);
+        s[0].store(hash ^ data, Ordering::Relaxed);
+        s[1].store(data, Ordering::Relaxed);
+    }
+
+    /// Permille of sampled entries written in the current search (USI `hashfull`).
+    pub fn hashfull(&self) -> u32 {
+        let n = self.slots.len().min(1000);
+        let generation = self.generation.load(Ordering::Relaxed) & 0x3F;
+        let used = self.slots[..n]
+            .iter()
+            .filter(|s| {
+                let d = s[1].load(Ordering::Relaxed);
+                d != 0 && ((d >> 62) as u8 | (((d >> 56) as u8 & 0xF) << 2)) == generation
+            })
+            .count();
+        (used * 1000 / n.max(1)) as u32
+    }
+}
+
+// Layout: move bits 0..30 and a "has move" bit 31, score 32..48 (i16), depth
+// 48..56, generation low 4 bits 56..60, bound 60..62 (0 = empty), generation
+// high 2 bits 62..64.
+fn pack(best: Option<Move>, score: i32, depth: i32, bound: Bound, generation: u8) -> u64 {
+    let mv = best.map_or(0u64, |m| (m.bits() as u64 & 0x3FFF_FFFF) | 1 << 31);
+    let score = (score.clamp(-32767, 32767) as i16 as u16) as u64;
+    let depth = depth.clamp(0, 255) as u64;
+    let bound = match bound {
+        Bound::Exact => 1u64,
+        Bound::Lower => 2,
+        Bound::Upper => 3,
+    };
+    let g = (generation & 0x3F) as u64;
+    mv | score << 32 | depth << 48 | (g & 0xF) << 56 | bound << 60 | (g >> 4) << 62
+}
+
+fn unpack(data: u64) -> Option<Entry> {
+    let bound = match (data >> 60) & 3 {
+        1 => Bound::Exact,
+        2 => Bound::Lower,
+        3 => Bound::Upper,
+        _ => return None,
+    };
+    let best = if data & (1 << 31) != 0 {
+        Some(move_from_bits((data & 0x3FFF_FFFF) as u32))
+    } else {
+        None
+    };
+    Some(Entry {
+        best,
+        score: ((data >> 32) & 0xFFFF) as u16 as i16 as i32,
+        depth: ((data >> 48) & 0xFF) as i32,
+        bound,
+    })
+}
+
+/// Rebuilds a move from its packed bits.
+fn move_from_bits(bits: u32) -> Move {
+    use banmen_rules::{Kind, Square};
+    const SQ: u32 = 0x1FF;
+    let to = Square((bits & SQ) as u16);
+    let from = ((bits >> 9) & SQ) as u16;
+    let promote = bits & (1 << 27) != 0;
+    if bits & (1 << 28) != 0 {
+        Move::drop(Kind(from as u8), to)
+    } else if bits & (1 << 29) != 0 {
+        Move::double(
+            Square(from),
+            Square(((bits >> 18) & SQ) as u16),
+            to,
+            promote,
+        )
+    } else {
+        Move::board(Square(from), to, promote)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use banmen_rules::{Kind, Square};
+
+    #[test]
+    fn entries_round_trip() {
+        let t = Table::new(1);
+        let moves = [
+            Move::board(Square(10), Square(20), true),
+            Move::drop(Kind(3), Square(40)),
+            Move::double(Square(280), Square(270), Square(288), false),
+        ];
+        for (i, &m) in moves.iter().enumerate() {
+            let h = 0x1234_5678_9abc_def0 ^ (i as u64) << 40;
+            t.store(h, Some(m), -31000 + i as i32, 7, Bound::Lower);
+            let e = t.probe(h).expect("stored");
+            assert_eq!(e.best, Some(m));
+            assert_eq!(e.score, -31000 + i as i32);
+            assert_eq!(e.depth, 7);
+            assert_eq!(e.bound, Bound::Lower);
+        }
+        assert_eq!(t.probe(42), None);
+    }
+}
