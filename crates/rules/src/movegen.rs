@@ -987,10 +987,11 @@ impl<'a, B: BitBoard> Legality<'a, B> {
             if f == k || self.unsafe_from.has(f) || (self.hooked && self.sensitive.has(f)) {
                 return dests;
             }
-            if self.lines.has(f) {
-                // Moving along its own king ray: decided exactly.
-                test |= dests & self.pos.rules.line(k, f);
-            }
+            // A move along the piece's own king ray needs no test of its own:
+            // an attack along a ray depends on its first two pieces only, and
+            // the cases where leaving and arriving on one ray combine into an
+            // attack that neither makes alone need a hopper already screened
+            // by the mover, that is, a king already in check.
         }
         test
     }
