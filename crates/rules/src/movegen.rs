@@ -901,6 +901,9 @@ struct Legality<'a, B: BitBoard> {
     /// Empty squares where a new piece would become a screen for an enemy
     /// hopper and let it attack the king.
     unsafe_to: B,
+    /// In check by one line or leap attacker: the squares a move must touch
+    /// (the checker and the squares between it and the king).
+    evasion: Option<B>,
 }
 
 impl<'a, B: BitBoard> Legality<'a, B> {
@@ -917,6 +920,7 @@ impl<'a, B: BitBoard> Legality<'a, B> {
         let mut hook_paths = Vec::new();
         let mut unsafe_from = B::EMPTY;
         let mut unsafe_to = B::EMPTY;
+        let mut evasion = None;
         if let Some(k) = king {
             for d in 0..8 {
                 lines |= r.ray[d * r.squares + k.index()];
@@ -951,7 +955,12 @@ impl<'a, B: BitBoard> Legality<'a, B> {
                     unsafe_to |= gap;
                 }
             }
-            in_check = !(pos.attackers_with(&enemies, k, occ) & occ).is_empty();
+            let checkers = pos.attackers_with(&enemies, k, occ) & occ;
+            in_check = !checkers.is_empty();
+            if in_check && !checkers.more_than_one() && !enemies.hooks.has(checkers.lsb()) {
+                let c = checkers.lsb();
+                evasion = Some(r.between(k, c) | checkers);
+            }
             leaps_on_king = pos.leap_attackers(&enemies, k);
         }
         Legality {
@@ -966,16 +975,23 @@ impl<'a, B: BitBoard> Legality<'a, B> {
             leaps_on_king,
             unsafe_from,
             unsafe_to,
+            evasion,
         }
     }
 
     /// The destinations among `dests` of a move from `from` (a drop: `None`)
-    /// that need the full test; every other one is legal.
+    /// that need the full test; every other one is legal, except in check,
+    /// where a move that touches neither the checker nor the squares between
+    /// it and the king is left out: the caller accepts nothing in bulk in check.
     #[inline(always)]
     fn to_test(&self, from: Option<Square>, dests: B) -> B {
         let Some(k) = self.king else { return B::EMPTY };
         if self.in_check {
-            return dests;
+            return match (self.evasion, from) {
+                (Some(ev), Some(f)) if f != k && !ev.has(f) => dests & ev,
+                (Some(ev), None) => dests & ev,
+                _ => dests,
+            };
         }
         // A hook path runs along a hook mover's line and then the king's:
         // with hook movers about, every square of either kind of line counts.
@@ -1083,7 +1099,11 @@ impl<B: BitBoard, S: Sink<B>> Sink<B> for Filtered<'_, '_, B, S> {
     #[inline(always)]
     fn board_with(&mut self, from: Square, dests: B, eligible: B, dead: B) {
         let mut test = self.ctx.to_test(Some(from), dests);
-        let bulk = dests & !test;
+        let bulk = if self.ctx.in_check {
+            B::EMPTY
+        } else {
+            dests & !test
+        };
         if !bulk.is_empty() {
             self.inner.board_with(from, bulk, eligible, dead);
         }
@@ -1101,7 +1121,11 @@ impl<B: BitBoard, S: Sink<B>> Sink<B> for Filtered<'_, '_, B, S> {
     #[inline(always)]
     fn drops(&mut self, kind: Kind, squares: B) {
         let mut test = self.ctx.to_test(None, squares);
-        let bulk = squares & !test;
+        let bulk = if self.ctx.in_check {
+            B::EMPTY
+        } else {
+            squares & !test
+        };
         if !bulk.is_empty() {
             self.inner.drops(kind, bulk);
         }
