@@ -931,37 +931,60 @@ impl<'a, B: BitBoard> Legality<'a, B> {
                 hook_paths = pos.hook_paths(&enemies, k, occ);
             }
             // Along each ray only the first two pieces matter (a slider needs
-            // the first, a hopper the second): find which of ours may not leave,
-            // and where a new piece would make a screen.
+            // the first, a hopper the second): find the checkers along it,
+            // which of ours may not leave, and where a new piece would make a
+            // screen, from the first three pieces and the reach tables.
             let own = pos.by_color[pos.side.index()];
-            let attacked = |look: usize, occ2: B| {
-                !(pos.line_attackers(&enemies, k, look, occ2) & occ).is_empty()
-            };
-            // (With hook movers every line square is tested anyway.)
-            for look in (0..8).filter(|_| !hooked) {
+            let enemy = enemies.all;
+            leaps_on_king = pos.leap_attackers(&enemies, k);
+            let mut checkers = leaps_on_king;
+            for look in 0..8 {
                 let Some(b1) = r.first_blocker(look, k, occ) else {
                     continue;
                 };
-                if own.has(b1) && attacked(look, occ ^ B::from_square(b1)) {
+                let b2 = r.first_blocker(look, b1, occ);
+                let b3 = b2.and_then(|x| r.first_blocker(look, x, occ));
+                let md = OPPOSITE[look];
+                let reaches = |x: Square, table: &[u8]| {
+                    enemy.has(x) && {
+                        let p = Piece::from_code(pos.board.as_ref()[x.index()]).expect("occupied");
+                        table[r.ck(p.color, p.kind) * 8 + md] >= r.distance(k, x)
+                    }
+                };
+                let slides = |x: Option<Square>| x.is_some_and(|x| reaches(x, &r.slide_reach));
+                let hops =
+                    |x: Option<Square>| r.any_hop && x.is_some_and(|x| reaches(x, &r.hop_reach));
+                if slides(Some(b1)) {
+                    checkers.set(b1);
+                }
+                if hops(b2) {
+                    checkers.set(b2.expect("hops"));
+                }
+                // (With hook movers every line square is tested anyway.)
+                if hooked {
+                    continue;
+                }
+                if own.has(b1) && (slides(b2) || hops(b3)) {
                     unsafe_from.set(b1);
                 }
-                if let Some(b2) = r.first_blocker(look, b1, occ) {
-                    if own.has(b2) && attacked(look, occ ^ B::from_square(b2)) {
-                        unsafe_from.set(b2);
+                if let Some(x) = b2.filter(|&x| own.has(x)) {
+                    if slides(Some(b1)) || hops(b3) {
+                        unsafe_from.set(x);
                     }
                 }
-                let gap = r.between(k, b1);
-                if !gap.is_empty() && attacked(look, occ | B::from_square(gap.lsb())) {
-                    unsafe_to |= gap;
+                if hops(Some(b1)) {
+                    unsafe_to |= r.between(k, b1);
                 }
             }
-            let checkers = pos.attackers_with(&enemies, k, occ) & occ;
+            if hooked {
+                checkers |= pos.hook_attackers(&enemies, k, occ);
+            }
+            checkers &= occ;
             in_check = !checkers.is_empty();
             if in_check && !checkers.more_than_one() && !enemies.hooks.has(checkers.lsb()) {
                 let c = checkers.lsb();
                 evasion = Some(r.between(k, c) | checkers);
             }
-            leaps_on_king = pos.leap_attackers(&enemies, k);
         }
         Legality {
             pos,
