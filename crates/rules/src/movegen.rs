@@ -938,13 +938,12 @@ impl<'a, B: BitBoard> Legality<'a, B> {
             let enemy = enemies.all;
             leaps_on_king = pos.leap_attackers(&enemies, k);
             let mut checkers = leaps_on_king;
-            for look in 0..8 {
+            for (look, &md) in OPPOSITE.iter().enumerate() {
                 let Some(b1) = r.first_blocker(look, k, occ) else {
                     continue;
                 };
                 let b2 = r.first_blocker(look, b1, occ);
                 let b3 = b2.and_then(|x| r.first_blocker(look, x, occ));
-                let md = OPPOSITE[look];
                 let reaches = |x: Square, table: &[u8]| {
                     enemy.has(x) && {
                         let p = Piece::from_code(pos.board.as_ref()[x.index()]).expect("occupied");
