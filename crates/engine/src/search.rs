@@ -281,11 +281,11 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
 
     /// Whether the main thread should end after completing `depth`.
     fn should_stop_iterating(&mut self, depth: i32, score: i32, n_moves: usize) -> bool {
-        if self.pondering() {
-            return false;
+        // A mate found and confirmed by deeper iterations: searching on adds nothing.
+        if score.abs() > MATE_BOUND && depth > (MATE - score.abs()) + 4 {
+            return true;
         }
-        if self.limits.unbounded() && self.limits.depth.is_none() && self.limits.nodes.is_none() {
-            // Infinite: keep deepening (the depth cap ends it; then wait for stop).
+        if self.pondering() {
             return false;
         }
         if let Some(b) = self.budget {
@@ -297,8 +297,7 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
                 return true;
             }
         }
-        // A mate found and confirmed by deeper iterations.
-        score.abs() > MATE_BOUND && depth > (MATE - score.abs()) + 4
+        false
     }
 
     /// USI: with `go infinite` or `go ponder`, the best move is sent only after
@@ -590,7 +589,7 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
                 hash: self.pos.hash(),
                 check,
             });
-            let ext = i32::from(check && ply < 2 * self.root_depth as usize);
+            let ext = i32::from(check && ply < self.root_depth as usize);
             let new_depth = depth - 1 + ext;
             let score = if i == 0 {
                 -self.negamax(new_depth, -beta, -alpha, ply + 1, true)
@@ -655,7 +654,7 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
         best
     }
 
-    /// Captures only (all evasions when in check); no drops unless evading.
+    /// Captures only (evasions when in check); never drops.
     fn quiescence(&mut self, mut alpha: i32, beta: i32, ply: usize) -> i32 {
         if self.visit() {
             return 0;
@@ -681,7 +680,14 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
             self.lists[ply] = moves;
             return -MATE + ply as i32;
         }
-        if !in_check {
+        if in_check {
+            // Evasions without drops: an interposed drop is assumed to hold.
+            moves.retain(|m| !m.is_drop());
+            if moves.is_empty() {
+                self.lists[ply] = moves;
+                return self.eval.evaluate(&self.pos);
+            }
+        } else {
             moves.retain(|&m| self.is_capture(m));
         }
         let mut scores = std::mem::take(&mut self.scores[ply]);
@@ -693,6 +699,14 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
                 // Delta pruning: even winning the piece cannot reach alpha.
                 let gain = self.captured_value(m);
                 if stand_pat + gain + 200 < alpha {
+                    continue;
+                }
+                // A bigger piece taking a defended smaller one loses material.
+                let attacker = self
+                    .pos
+                    .moving_piece(m)
+                    .map_or(0, |p| self.eval.order_value(p.kind));
+                if attacker > gain + 50 && self.defended(m) {
                     continue;
                 }
             }
@@ -730,6 +744,16 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
         !m.is_drop()
             && (self.pos.piece_at(m.to()).is_some()
                 || m.mid().is_some_and(|s| self.pos.piece_at(s).is_some()))
+    }
+
+    /// Whether the opponent could recapture on the square `m` moves to.
+    fn defended(&self, m: Move) -> bool {
+        let them = !self.pos.side_to_move();
+        let mut occ = self.pos.occupied();
+        if let Some(from) = m.from() {
+            occ ^= B::from_square(from);
+        }
+        !self.pos.attackers_to(m.to(), them, occ).is_empty()
     }
 
     fn captured_value(&self, m: Move) -> i32 {
