@@ -1,8 +1,10 @@
 //! `banmen`: the command-line front door.
 
+mod bench;
 mod board_text;
 mod perft;
 mod setup;
+mod usi;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -21,6 +23,10 @@ enum Command {
     Perft(perft::PerftArgs),
     /// Print a position as a board with its legal moves and status.
     Show(setup::ShowArgs),
+    /// Speak the USI protocol on stdin/stdout (for shogi GUIs).
+    Usi,
+    /// Search fixed positions to a fixed depth: a deterministic node count and the speed.
+    Bench(bench::BenchArgs),
 }
 
 fn main() -> ExitCode {
@@ -28,6 +34,8 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Perft(args) => perft::run(&args),
         Command::Show(args) => setup::show(&args),
+        Command::Usi => usi::run(),
+        Command::Bench(args) => bench::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

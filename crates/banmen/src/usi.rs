@@ -1,0 +1,611 @@
+//! `banmen usi`: the USI protocol, as ShogiGUI, ShogiHome and Shogidokoro speak it.
+//!
+//! Stdin is read by its own thread and passed over a channel, so commands
+//! (`stop`, `ponderhit`, `isready`) are answered while a search runs in
+//! another thread. Every line written is flushed at once. A line that cannot
+//! be understood gets an `info string` saying why and changes nothing.
+
+use banmen_engine::{
+    find_mate, search, BestMove, Bound, Control, Evaluator, HistoryEntry, Info, Limits, MateResult,
+    Score, SearchOptions, Table,
+};
+use banmen_rules::{
+    rules_for, AnyRules, Bb128, Bb320, BitBoard, EnteringKingRule, Move, Position, Rules, SfenMode,
+    VariantName,
+};
+use std::io::{BufRead, Write};
+use std::sync::atomic::Ordering;
+use std::sync::mpsc;
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+const ENTERING_KING_RULES: [&str; 4] = ["NoEnteringKing", "CSARule24", "CSARule27", "TryRule"];
+const DEFAULT_HASH_MB: usize = 64;
+const MAX_HASH_MB: usize = 65536;
+const MAX_THREADS: usize = 256;
+const MAX_MULTIPV: usize = 64;
+
+/// Writes one line to stdout and flushes it.
+fn send(line: &str) {
+    let mut out = std::io::stdout().lock();
+    // A closed stdout (the GUI went away) leaves nothing to do.
+    let _ = writeln!(out, "{line}");
+    let _ = out.flush();
+}
+
+fn info_string(text: &str) {
+    // One line: a newline inside would be read by the GUI as a command.
+    send(&format!("info string {}", text.replace(['\n', '\r'], " ")));
+}
+
+/// The position being analysed, with its game history, on its board type.
+struct Session<B: BitBoard> {
+    rules: &'static Rules<B>,
+    eval: Arc<Evaluator<B>>,
+    pos: Position<B>,
+    /// Every position of the game up to and including `pos`.
+    history: Vec<HistoryEntry>,
+}
+
+impl<B: BitBoard> Clone for Session<B> {
+    fn clone(&self) -> Self {
+        Session {
+            rules: self.rules,
+            eval: Arc::clone(&self.eval),
+            pos: self.pos.clone(),
+            history: self.history.clone(),
+        }
+    }
+}
+
+enum AnySession {
+    Nine(Box<Session<Bb128>>),
+    Seventeen(Box<Session<Bb320>>),
+}
+
+/// Settings from `setoption`.
+#[derive(Clone, Debug)]
+struct Settings {
+    variant: VariantName,
+    rules: String,
+    hash_mb: usize,
+    threads: usize,
+    multipv: usize,
+    entering_king: EnteringKingRule,
+    ponder: bool,
+}
+
+/// A search or mate search running in its own thread.
+struct Running {
+    handle: JoinHandle<()>,
+    control: Arc<Control>,
+}
+
+struct Engine {
+    settings: Settings,
+    session: Option<AnySession>,
+    tt: Option<(usize, Arc<Table>)>,
+    running: Option<Running>,
+}
+
+/// Runs the protocol until `quit` or the end of input.
+pub fn run() -> Result<(), String> {
+    let (tx, rx) = mpsc::channel::<String>();
+    std::thread::spawn(move || {
+        let stdin = std::io::stdin();
+        let mut lock = stdin.lock();
+        let mut buf = Vec::new();
+        loop {
+            buf.clear();
+            match lock.read_until(b'\n', &mut buf) {
+                Ok(0) | Err(_) => break,
+                Ok(_) => {
+                    // Not UTF-8 is still a line: it gets an error reply, not a crash.
+                    let line = String::from_utf8_lossy(&buf).into_owned();
+                    if tx.send(line).is_err() {
+                        break;
+                    }
+                }
+            }
+        }
+    });
+    let mut engine = Engine {
+        settings: Settings {
+            variant: VariantName::Shogi,
+            rules: String::new(),
+            hash_mb: DEFAULT_HASH_MB,
+            threads: 1,
+            multipv: 1,
+            entering_king: EnteringKingRule::NoEnteringKing,
+            ponder: false,
+        },
+        session: None,
+        tt: None,
+        running: None,
+    };
+    // End of input is a quit.
+    while let Ok(line) = rx.recv() {
+        if !engine.handle(line.trim()) {
+            break;
+        }
+    }
+    engine.stop();
+    Ok(())
+}
+
+impl Engine {
+    /// Handles one line; false on `quit`.
+    fn handle(&mut self, line: &str) -> bool {
+        let mut words = line.split_whitespace();
+        let Some(command) = words.next() else {
+            info_string("empty line ignored");
+            return true;
+        };
+        let rest: Vec<&str> = words.collect();
+        match command {
+            "usi" => self.usi(),
+            "isready" => {
+                if let Err(e) = self.prepare() {
+                    info_string(&e);
+                }
+                send("readyok");
+            }
+            "setoption" => self.setoption(&rest),
+            "usinewgame" => {
+                self.stop();
+                if let Some((_, tt)) = &self.tt {
+                    tt.clear();
+                }
+            }
+            "position" => {
+                if self.running.is_some() {
+                    // A GUI sends position only between searches; finish the old one first.
+                    self.stop();
+                }
+                match self.position(&rest) {
+                    Ok(s) => self.session = Some(s),
+                    Err(e) => info_string(&format!("position ignored: {e}")),
+                }
+            }
+            "go" => self.go(&rest),
+            "stop" => self.stop(),
+            "ponderhit" => {
+                if let Some(r) = &self.running {
+                    r.control.pondering.store(false, Ordering::Relaxed);
+                }
+            }
+            "gameover" => self.stop(),
+            "quit" => return false,
+            other => info_string(&format!("unknown command '{}'", printable(other))),
+        }
+        true
+    }
+
+    fn usi(&self) {
+        send(&format!("id name Banmen {}", env!("CARGO_PKG_VERSION")));
+        send("id author the Banmen authors");
+        send("option name USI_Variant type combo default shogi var shogi var cannonshogi var daidaishogi");
+        send(&format!(
+            "option name USI_Hash type spin default {DEFAULT_HASH_MB} min 1 max {MAX_HASH_MB}"
+        ));
+        send("option name USI_Ponder type check default false");
+        send(&format!(
+            "option name Threads type spin default 1 min 1 max {MAX_THREADS}"
+        ));
+        send(&format!(
+            "option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}"
+        ));
+        send(&format!(
+            "option name EnteringKingRule type combo default NoEnteringKing{}",
+            ENTERING_KING_RULES
+                .iter()
+                .map(|r| format!(" var {r}"))
+                .collect::<String>()
+        ));
+        send("option name Rules type string default <empty>");
+        send("usiok");
+    }
+
+    /// The heavy set-up: the rules tables, the evaluation and the hash table.
+    fn prepare(&mut self) -> Result<(), String> {
+        self.table();
+        if self.session.is_none() {
+            self.session = Some(self.position(&["startpos"])?);
+        }
+        Ok(())
+    }
+
+    fn table(&mut self) -> Arc<Table> {
+        match &self.tt {
+            Some((mb, tt)) if *mb == self.settings.hash_mb => Arc::clone(tt),
+            _ => {
+                let tt = Arc::new(Table::new(self.settings.hash_mb));
+                self.tt = Some((self.settings.hash_mb, Arc::clone(&tt)));
+                tt
+            }
+        }
+    }
+
+    fn setoption(&mut self, words: &[&str]) {
+        let (name, value) = match parse_setoption(words) {
+            Ok(nv) => nv,
+            Err(e) => return info_string(&format!("setoption ignored: {e}")),
+        };
+        let spin = |max: usize| -> Result<usize, String> {
+            match value.parse::<usize>() {
+                Ok(n) if (1..=max).contains(&n) => Ok(n),
+                _ => Err(format!(
+                    "{name} must be a number from 1 to {max}, not '{}'",
+                    printable(&value)
+                )),
+            }
+        };
+        let result: Result<(), String> = match name.to_ascii_lowercase().as_str() {
+            "usi_variant" => value
+                .parse::<VariantName>()
+                .map_err(|e| e.to_string())
+                .map(|v| {
+                    self.settings.variant = v;
+                    self.session = None;
+                }),
+            "usi_hash" | "hash" => spin(MAX_HASH_MB).map(|n| self.settings.hash_mb = n),
+            "threads" => spin(MAX_THREADS).map(|n| self.settings.threads = n),
+            "multipv" => spin(MAX_MULTIPV).map(|n| self.settings.multipv = n),
+            "usi_ponder" => match value.as_str() {
+                "true" | "false" => {
+                    self.settings.ponder = value == "true";
+                    Ok(())
+                }
+                _ => Err(format!(
+                    "USI_Ponder must be true or false, not '{}'",
+                    printable(&value)
+                )),
+            },
+            "enteringkingrule" => value
+                .parse::<EnteringKingRule>()
+                .map(|r| self.settings.entering_king = r),
+            "rules" => {
+                let text = if value == "<empty>" {
+                    ""
+                } else {
+                    value.as_str()
+                };
+                // GUIs send options in any order: rules for another game are
+                // kept until USI_Variant names that game.
+                let names = [
+                    VariantName::Shogi,
+                    VariantName::CannonShogi,
+                    VariantName::DaiDaiShogi,
+                ];
+                match rules_for(self.settings.variant, text) {
+                    Err(e) if !names.iter().any(|&n| rules_for(n, text).is_ok()) => {
+                        Err(e.to_string())
+                    }
+                    _ => {
+                        self.settings.rules = text.to_string();
+                        self.session = None;
+                        Ok(())
+                    }
+                }
+            }
+            _ => Err(format!("unknown option '{}'", printable(&name))),
+        };
+        if let Err(e) = result {
+            info_string(&format!("setoption ignored: {e}"));
+        }
+    }
+
+    /// Builds the position of a `position` command (words after `position`).
+    fn position(&self, words: &[&str]) -> Result<AnySession, String> {
+        let variant = self.settings.variant;
+        let rules = rules_for(variant, &self.settings.rules).or_else(|e| {
+            info_string(&format!(
+                "Rules '{}' do not apply to {variant} ({e}); playing with its default rules",
+                printable(&self.settings.rules)
+            ));
+            rules_for(variant, "")
+        });
+        let rules = rules.map_err(|e| e.to_string())?;
+        Ok(match rules {
+            AnyRules::Nine(r) => {
+                let eval = match &self.session {
+                    Some(AnySession::Nine(s)) if std::ptr::eq(s.rules, r) => Arc::clone(&s.eval),
+                    _ => Arc::new(Evaluator::new(r)),
+                };
+                AnySession::Nine(Box::new(build_session(r, eval, words)?))
+            }
+            AnyRules::Seventeen(r) => {
+                let eval = match &self.session {
+                    Some(AnySession::Seventeen(s)) if std::ptr::eq(s.rules, r) => {
+                        Arc::clone(&s.eval)
+                    }
+                    _ => Arc::new(Evaluator::new(r)),
+                };
+                AnySession::Seventeen(Box::new(build_session(r, eval, words)?))
+            }
+        })
+    }
+
+    fn go(&mut self, words: &[&str]) {
+        let go = match parse_go(words) {
+            Ok(g) => g,
+            Err(e) => return info_string(&format!("go ignored: {e}")),
+        };
+        self.stop();
+        if let Err(e) = self.prepare() {
+            return info_string(&format!("go ignored: {e}"));
+        }
+        let tt = self.table();
+        let control = Arc::new(Control::default());
+        control.pondering.store(go.limits.ponder, Ordering::Relaxed);
+        let options = SearchOptions {
+            multipv: self.settings.multipv,
+            threads: self.settings.threads,
+            entering_king: self.settings.entering_king,
+        };
+        let handle = match self.session.as_ref().expect("prepared") {
+            AnySession::Nine(s) => spawn(s.as_ref().clone(), tt, go, options, Arc::clone(&control)),
+            AnySession::Seventeen(s) => {
+                spawn(s.as_ref().clone(), tt, go, options, Arc::clone(&control))
+            }
+        };
+        self.running = Some(Running { handle, control });
+    }
+
+    /// Stops a running search and waits for its `bestmove`.
+    fn stop(&mut self) {
+        if let Some(r) = self.running.take() {
+            r.control.pondering.store(false, Ordering::Relaxed);
+            r.control.stop.store(true, Ordering::Relaxed);
+            let _ = r.handle.join();
+        }
+    }
+}
+
+/// A `go` command: a search, or a mate search with its time limit.
+#[derive(Debug, Clone)]
+struct Go {
+    limits: Limits,
+    /// `go mate`: `Some(None)` without a time limit.
+    mate: Option<Option<Duration>>,
+}
+
+fn spawn<B: BitBoard>(
+    session: Session<B>,
+    tt: Arc<Table>,
+    go: Go,
+    options: SearchOptions,
+    control: Arc<Control>,
+) -> JoinHandle<()> {
+    std::thread::spawn(move || {
+        if let Some(limit) = go.mate {
+            let deadline = limit.map(|d| Instant::now() + d);
+            let answer = match find_mate(&session.pos, deadline, &control) {
+                MateResult::Mate(line) => format!("checkmate {}", usi_line(&session.pos, &line)),
+                MateResult::NoMate => "checkmate nomate".to_string(),
+                MateResult::Timeout => "checkmate timeout".to_string(),
+            };
+            send(&answer);
+            return;
+        }
+        let pos = &session.pos;
+        let report = |info: &Info| send(&info_line(pos, info));
+        let result = search(
+            pos,
+            &session.history,
+            &session.eval,
+            &tt,
+            &go.limits,
+            &options,
+            &control,
+            &report,
+        );
+        let line = match result.best {
+            BestMove::Move(m, Some(p)) => {
+                let after = pos.after(m);
+                if after.is_legal(p) {
+                    format!(
+                        "bestmove {} ponder {}",
+                        pos.move_to_usi(m),
+                        after.move_to_usi(p)
+                    )
+                } else {
+                    format!("bestmove {}", pos.move_to_usi(m))
+                }
+            }
+            BestMove::Move(m, None) => format!("bestmove {}", pos.move_to_usi(m)),
+            BestMove::Resign => "bestmove resign".to_string(),
+            BestMove::Win => "bestmove win".to_string(),
+        };
+        send(&line);
+    })
+}
+
+/// Moves in USI notation, each on the position the previous one left.
+fn usi_line<B: BitBoard>(pos: &Position<B>, line: &[Move]) -> String {
+    let mut p = pos.clone();
+    let mut out = Vec::with_capacity(line.len());
+    for &m in line {
+        out.push(p.move_to_usi(m));
+        p.make_move(m);
+    }
+    out.join(" ")
+}
+
+fn info_line<B: BitBoard>(pos: &Position<B>, info: &Info) -> String {
+    let ms = info.time.as_millis() as u64;
+    let nps = info.nodes * 1000 / ms.max(1);
+    let score = match info.score {
+        Score::Cp(cp) => format!("cp {cp}"),
+        Score::Mate(n) => format!("mate {n}"),
+    };
+    let bound = match info.bound {
+        Some(Bound::Lower) => " lowerbound",
+        Some(Bound::Upper) => " upperbound",
+        _ => "",
+    };
+    format!(
+        "info depth {} seldepth {} multipv {} score {score}{bound} nodes {} nps {nps} time {ms} hashfull {} pv {}",
+        info.depth,
+        info.seldepth,
+        info.multipv,
+        info.nodes,
+        info.hashfull,
+        usi_line(pos, &info.pv)
+    )
+}
+
+fn build_session<B: BitBoard>(
+    rules: &'static Rules<B>,
+    eval: Arc<Evaluator<B>>,
+    words: &[&str],
+) -> Result<Session<B>, String> {
+    let (sfen, moves): (String, &[&str]) = match words.first() {
+        Some(&"startpos") => (rules.variant.start_sfen.to_string(), &words[1..]),
+        Some(&"sfen") => {
+            let end = words
+                .iter()
+                .position(|w| *w == "moves")
+                .unwrap_or(words.len());
+            if end == 1 {
+                return Err("'position sfen' needs an SFEN".into());
+            }
+            (words[1..end].join(" "), &words[end..])
+        }
+        Some(other) => {
+            return Err(format!(
+                "expected 'startpos' or 'sfen', not '{}'",
+                printable(other)
+            ))
+        }
+        None => return Err("expected 'startpos' or 'sfen'".into()),
+    };
+    let moves = match moves.split_first() {
+        None => &[][..],
+        Some((&"moves", rest)) => rest,
+        Some((other, _)) => {
+            return Err(format!("expected 'moves', not '{}'", printable(other)));
+        }
+    };
+    // A tsume problem may leave out the attacker's king.
+    let mut pos = Position::from_sfen(rules, &sfen, SfenMode::Strict)
+        .or_else(|strict| Position::from_sfen(rules, &sfen, SfenMode::Tsume).map_err(|_| strict))
+        .map_err(|e| format!("bad SFEN '{}': {e}", printable(&sfen)))?;
+    let mut history = vec![HistoryEntry {
+        hash: pos.hash(),
+        check: pos.in_check(),
+    }];
+    for (i, text) in moves.iter().enumerate() {
+        let m = pos
+            .parse_move(text)
+            .map_err(|e| format!("move {} '{}': {e}", i + 1, printable(text)))?;
+        pos.make_move(m);
+        history.push(HistoryEntry {
+            hash: pos.hash(),
+            check: pos.in_check(),
+        });
+    }
+    Ok(Session {
+        rules,
+        eval,
+        pos,
+        history,
+    })
+}
+
+/// `setoption name <name...> value <value...>` → (name, value).
+fn parse_setoption(words: &[&str]) -> Result<(String, String), String> {
+    if words.first() != Some(&"name") {
+        return Err("expected 'setoption name <id> [value <x>]'".into());
+    }
+    let value_at = words.iter().position(|w| *w == "value");
+    let name_end = value_at.unwrap_or(words.len());
+    if name_end <= 1 {
+        return Err("missing option name".into());
+    }
+    let name = words[1..name_end].join(" ");
+    let value = value_at.map_or(String::new(), |i| words[i + 1..].join(" "));
+    Ok((name, value))
+}
+
+fn parse_go(words: &[&str]) -> Result<Go, String> {
+    let mut go = Go {
+        limits: Limits::default(),
+        mate: None,
+    };
+    let mut i = 0;
+    let number = |i: usize, what: &str| -> Result<u64, String> {
+        let w = words
+            .get(i + 1)
+            .ok_or_else(|| format!("'{what}' needs a number"))?;
+        w.parse::<i64>()
+            .map(|n| n.max(0) as u64)
+            .map_err(|_| format!("'{what}' needs a number, not '{}'", printable(w)))
+    };
+    while i < words.len() {
+        let w = words[i];
+        match w {
+            "infinite" => go.limits.infinite = true,
+            "ponder" => go.limits.ponder = true,
+            "btime" | "wtime" | "binc" | "winc" | "byoyomi" | "movetime" | "depth" | "nodes" => {
+                let n = number(i, w)?;
+                let l = &mut go.limits;
+                match w {
+                    "btime" => l.time[0] = Some(n),
+                    "wtime" => l.time[1] = Some(n),
+                    "binc" => l.increment[0] = n,
+                    "winc" => l.increment[1] = n,
+                    "byoyomi" => l.byoyomi = n,
+                    "movetime" => l.movetime = Some(n),
+                    "depth" => l.depth = Some(n.clamp(1, 64) as i32),
+                    _ => l.nodes = Some(n),
+                }
+                i += 1;
+            }
+            "mate" => {
+                go.mate = Some(match words.get(i + 1) {
+                    None | Some(&"infinite") => None,
+                    Some(_) => Some(Duration::from_millis(number(i, w)?)),
+                });
+                i += 1;
+            }
+            other => return Err(format!("unknown go parameter '{}'", printable(other))),
+        }
+        i += 1;
+    }
+    Ok(go)
+}
+
+/// Text from the GUI, shortened and with control characters shown safely.
+fn printable(text: &str) -> String {
+    let mut s: String = text.chars().take(80).collect();
+    if text.chars().count() > 80 {
+        s.push('…');
+    }
+    s.escape_debug().to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn setoption_names_and_values_may_have_spaces() {
+        assert_eq!(
+            parse_setoption(&["name", "Rules", "value", "great-elephant=none,", "x=y"]),
+            Ok(("Rules".to_string(), "great-elephant=none, x=y".to_string()))
+        );
+        assert!(parse_setoption(&["Rules"]).is_err());
+    }
+
+    #[test]
+    fn go_parameters_parse() {
+        let g = parse_go(&["btime", "1000", "wtime", "2000", "byoyomi", "500"]).unwrap();
+        assert_eq!(g.limits.time, [Some(1000), Some(2000)]);
+        assert_eq!(g.limits.byoyomi, 500);
+        assert!(parse_go(&["depth", "x"]).is_err());
+        assert!(parse_go(&["depth"]).is_err());
+        assert_eq!(parse_go(&["mate", "infinite"]).unwrap().mate, Some(None));
+    }
+}

@@ -1,0 +1,406 @@
+//! Transcript tests of `banmen usi`: the built binary, driven over pipes.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+struct Engine {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+impl Engine {
+    fn start() -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_banmen"))
+            .arg("usi")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("spawn banmen usi");
+        let stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut e = Engine {
+            child,
+            stdin,
+            lines,
+        };
+        e.send("usi");
+        e.expect("usiok", 5);
+        e
+    }
+
+    fn send(&mut self, line: &str) {
+        self.send_bytes(format!("{line}\n").as_bytes());
+    }
+
+    fn send_bytes(&mut self, bytes: &[u8]) {
+        self.stdin.write_all(bytes).unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    /// Lines up to and including the first that starts with `prefix`.
+    fn expect(&mut self, prefix: &str, seconds: u64) -> Vec<String> {
+        let deadline = Instant::now() + Duration::from_secs(seconds);
+        let mut seen = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) => {
+                    let done = line.starts_with(prefix);
+                    seen.push(line);
+                    if done {
+                        return seen;
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => {
+                    panic!("no '{prefix}' within {seconds}s; got {seen:#?}")
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    panic!("engine exited before '{prefix}'; got {seen:#?}")
+                }
+            }
+        }
+    }
+
+    /// Sends `line` and expects exactly one `info string` reply, then checks the
+    /// engine still answers `isready`.
+    fn expect_complaint(&mut self, line: &str) -> String {
+        self.send(line);
+        self.send("isready");
+        let got = self.expect("readyok", 5);
+        let complaints: Vec<&String> = got
+            .iter()
+            .filter(|l| l.starts_with("info string"))
+            .collect();
+        assert_eq!(complaints.len(), 1, "{line:?} gave {got:?}");
+        complaints[0].clone()
+    }
+
+    fn bestmove(&mut self, seconds: u64) -> (Vec<String>, String) {
+        let lines = self.expect("bestmove", seconds);
+        let best = lines.last().unwrap()["bestmove ".len()..]
+            .split_whitespace()
+            .next()
+            .unwrap()
+            .to_string();
+        (lines, best)
+    }
+
+    fn quit(mut self) {
+        self.send("quit");
+        let deadline = Instant::now() + Duration::from_secs(5);
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                assert!(status.success(), "{status}");
+                return;
+            }
+            assert!(Instant::now() < deadline, "engine did not quit");
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+}
+
+/// Whether `mv` is legal after `moves` from the start position, by `banmen show`.
+fn legal(variant: &str, moves: &str, mv: &str) -> bool {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_banmen"));
+    cmd.args(["show", "--variant", variant]);
+    if !moves.is_empty() {
+        cmd.args(["--moves", moves]);
+    }
+    let out = cmd.output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let list = text
+        .lines()
+        .find(|l| l.starts_with("legal moves"))
+        .unwrap()
+        .split(": ")
+        .nth(1)
+        .unwrap_or("")
+        .to_string();
+    list.split_whitespace().any(|m| m == mv)
+}
+
+#[test]
+fn usi_answers_id_options_and_usiok() {
+    let mut e = Engine::start();
+    e.send("usi");
+    let lines = e.expect("usiok", 5);
+    assert!(lines.iter().any(|l| l.starts_with("id name Banmen")));
+    assert!(lines.iter().any(|l| l.starts_with("id author")));
+    for option in [
+        "USI_Variant type combo default shogi var shogi var cannonshogi var daidaishogi",
+        "USI_Hash type spin",
+        "Threads type spin",
+        "MultiPV type spin",
+        "EnteringKingRule type combo default NoEnteringKing var NoEnteringKing var CSARule24 var CSARule27 var TryRule",
+        "Rules type string",
+    ] {
+        let want = format!("option name {option}");
+        assert!(lines.iter().any(|l| l.starts_with(&want)), "{want}");
+    }
+    e.send("isready");
+    e.expect("readyok", 5);
+    e.quit();
+}
+
+#[test]
+fn every_option_is_accepted_and_bad_values_are_refused() {
+    let mut e = Engine::start();
+    for good in [
+        "setoption name USI_Hash value 16",
+        "setoption name Threads value 2",
+        "setoption name MultiPV value 2",
+        "setoption name EnteringKingRule value CSARule27",
+        "setoption name USI_Ponder value true",
+        "setoption name USI_Variant value cannonshogi",
+        "setoption name Rules value flying-cannon=leap",
+        // Rules before the game they belong to, as GUIs that sort options send them.
+        "setoption name Rules value great-elephant=none\nsetoption name USI_Variant value daidaishogi",
+        "setoption name Rules value <empty>\nsetoption name USI_Variant value shogi",
+    ] {
+        for line in good.lines() {
+            e.send(line);
+        }
+        e.send("isready");
+        let got = e.expect("readyok", 10);
+        assert!(
+            !got.iter().any(|l| l.starts_with("info string")),
+            "{good}: {got:?}"
+        );
+    }
+    for bad in [
+        "setoption name USI_Hash value lots",
+        "setoption name USI_Hash value 0",
+        "setoption name Threads value -1",
+        "setoption name MultiPV value 1000",
+        "setoption name EnteringKingRule value CSARule99",
+        "setoption name USI_Variant value chess",
+        "setoption name Rules value flying-cannon=sideways",
+        "setoption name Rules value no-such-rule",
+        "setoption name Nope value 1",
+        "setoption Threads 2",
+    ] {
+        e.expect_complaint(bad);
+    }
+    // MultiPV 2 was kept: two lines per depth.
+    e.send("position startpos");
+    e.send("go depth 3");
+    let (lines, _) = e.bestmove(10);
+    assert!(lines.iter().any(|l| l.contains(" multipv 2 ")), "{lines:?}");
+    e.quit();
+}
+
+#[test]
+fn go_depth_gives_info_and_a_legal_bestmove() {
+    let mut e = Engine::start();
+    e.send("usinewgame");
+    e.send("position startpos moves 7g7f 3c3d");
+    e.send("go depth 3");
+    let (lines, best) = e.bestmove(10);
+    let info: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth"))
+        .collect();
+    assert!(info.len() >= 3, "{lines:?}");
+    for field in [
+        " seldepth ",
+        " score cp ",
+        " nodes ",
+        " nps ",
+        " time ",
+        " hashfull ",
+        " pv ",
+    ] {
+        assert!(info[info.len() - 1].contains(field), "{field}: {info:?}");
+    }
+    assert!(legal("shogi", "7g7f 3c3d", &best), "{best}");
+    e.send("gameover win");
+    e.quit();
+}
+
+#[test]
+fn go_movetime_and_clocks_answer_in_time() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    let start = Instant::now();
+    e.send("go movetime 300");
+    let (_, best) = e.bestmove(5);
+    let spent = start.elapsed();
+    assert!(spent < Duration::from_millis(1000), "{spent:?}");
+    assert!(legal("shogi", "", &best));
+
+    e.send("position startpos moves 7g7f");
+    let start = Instant::now();
+    e.send("go btime 10000 wtime 10000 byoyomi 500");
+    let (_, best) = e.bestmove(5);
+    assert!(start.elapsed() < Duration::from_millis(1500));
+    assert!(legal("shogi", "7g7f", &best));
+
+    e.send("position startpos moves 7g7f 3c3d");
+    let start = Instant::now();
+    e.send("go btime 2000 wtime 2000 binc 100 winc 100");
+    let (_, best) = e.bestmove(5);
+    assert!(start.elapsed() < Duration::from_millis(1500));
+    assert!(legal("shogi", "7g7f 3c3d", &best));
+    e.quit();
+}
+
+#[test]
+fn stop_ends_go_infinite_promptly() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(300));
+    e.send("isready");
+    e.expect("readyok", 2);
+    let start = Instant::now();
+    e.send("stop");
+    let (_, best) = e.bestmove(2);
+    assert!(start.elapsed() < Duration::from_secs(1));
+    assert!(legal("shogi", "", &best));
+    e.quit();
+}
+
+#[test]
+fn ponder_then_ponderhit_plays() {
+    let mut e = Engine::start();
+    e.send("position startpos moves 7g7f 3c3d");
+    e.send("go ponder btime 1000 wtime 1000 byoyomi 200");
+    std::thread::sleep(Duration::from_millis(200));
+    e.send("ponderhit");
+    let (_, best) = e.bestmove(3);
+    assert!(legal("shogi", "7g7f 3c3d", &best));
+    e.quit();
+}
+
+#[test]
+fn go_mate_solves_a_tsume() {
+    let mut e = Engine::start();
+    // Mate in one: G*2b or G*1b.
+    e.send("position sfen 7nk/9/7G1/9/9/9/9/9/4K4 b G 1");
+    e.send("go mate 3000");
+    let lines = e.expect("checkmate", 5);
+    let answer = lines.last().unwrap();
+    assert!(
+        answer == "checkmate G*2b" || answer == "checkmate G*1b",
+        "{answer}"
+    );
+    // Mate in three: B*3c 1a2a G*2b.
+    e.send("position sfen 8k/8s/7p1/9/7N1/9/9/9/4K4 b BG 1");
+    e.send("go mate infinite");
+    let lines = e.expect("checkmate", 5);
+    assert_eq!(
+        lines.last().unwrap().split_whitespace().count(),
+        4,
+        "{lines:?}"
+    );
+    // A tsume position: the attacker has no king, the defender holds the rest.
+    e.send("position sfen 8k/9/8P/9/9/9/9/9/9 b GS 1");
+    e.send("go mate 3000");
+    assert_eq!(e.expect("checkmate", 5).last().unwrap(), "checkmate G*1b");
+    // No checks at all: no mate.
+    e.send("position sfen 4k4/9/9/9/9/9/9/9/4K4 b - 1");
+    e.send("go mate 1000");
+    assert_eq!(e.expect("checkmate", 5).last().unwrap(), "checkmate nomate");
+    e.quit();
+}
+
+#[test]
+fn no_legal_move_resigns() {
+    let mut e = Engine::start();
+    // White is mated: gold on 1b protected by the gold on 2c.
+    e.send("position sfen 7nk/8G/7G1/9/9/9/9/9/4K4 w - 2");
+    e.send("go depth 3");
+    let (_, best) = e.bestmove(5);
+    assert_eq!(best, "resign");
+    e.quit();
+}
+
+#[test]
+fn malformed_lines_are_reported_and_ignored() {
+    let mut e = Engine::start();
+    e.send("position startpos moves 7g7f");
+    for bad in [
+        "position",
+        "position sfen garbage",
+        "position startpos moves 7g7f 7g7f",
+        "position startpos moves 7g7f x",
+        "position somewhere",
+        "go depth x",
+        "go depth",
+        "go sideways",
+        "setoption name Nope value 1",
+        "",
+        "   ",
+        "盤面 ☗７六歩",
+        "xyzzy",
+    ] {
+        let complaint = e.expect_complaint(bad);
+        assert!(complaint.len() > "info string ".len(), "{complaint}");
+    }
+    // Not UTF-8 at all.
+    e.send_bytes(b"\xff\xfe go\n");
+    e.send("isready");
+    let got = e.expect("readyok", 5);
+    assert!(got.iter().any(|l| l.starts_with("info string")));
+    // The position set before the bad lines is still in force: 3c3d is legal for White.
+    e.send("go depth 2");
+    let (_, best) = e.bestmove(5);
+    assert!(legal("shogi", "7g7f", &best), "{best}");
+    e.quit();
+}
+
+#[test]
+fn cannon_shogi_plays_legal_moves() {
+    let mut e = Engine::start();
+    e.send("setoption name USI_Variant value cannonshogi");
+    e.send("isready");
+    e.expect("readyok", 5);
+    e.send("position startpos");
+    e.send("go depth 3");
+    let (_, best) = e.bestmove(10);
+    assert!(legal("cannonshogi", "", &best), "{best}");
+    e.send(&format!("position startpos moves {best}"));
+    e.send("go movetime 300");
+    let (_, reply) = e.bestmove(5);
+    assert!(legal("cannonshogi", &best, &reply), "{reply}");
+    e.quit();
+}
+
+#[test]
+fn dai_dai_shogi_plays_legal_moves() {
+    let mut e = Engine::start();
+    e.send("setoption name USI_Variant value daidaishogi");
+    e.send("isready");
+    e.expect("readyok", 10);
+    e.send("position startpos");
+    e.send("go depth 2");
+    let (_, best) = e.bestmove(20);
+    assert!(legal("daidaishogi", "", &best), "{best}");
+    e.send(&format!("position startpos moves {best}"));
+    e.send("go depth 1");
+    let (_, reply) = e.bestmove(20);
+    assert!(legal("daidaishogi", &best, &reply), "{reply}");
+    e.quit();
+}
+
+#[test]
+fn quit_exits_cleanly_even_while_searching() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(100));
+    e.quit();
+}
