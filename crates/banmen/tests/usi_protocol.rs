@@ -404,3 +404,42 @@ fn quit_exits_cleanly_even_while_searching() {
     std::thread::sleep(Duration::from_millis(100));
     e.quit();
 }
+
+#[test]
+fn a_valid_declaration_answers_bestmove_win() {
+    let mut e = Engine::start();
+    // King in the zone, ten pieces there, 18 + 10 points in hand = 28 (CSA rule 27).
+    let position = "position sfen GGGG1SSSS/R3K3B/9/9/9/9/9/9/4k4 b 10P 1";
+    e.send(position);
+    e.send("go depth 1");
+    let (_, best) = e.bestmove(5);
+    assert_ne!(best, "win", "no declaration rule in force");
+    e.send("setoption name EnteringKingRule value CSARule27");
+    e.send(position);
+    e.send("go btime 1000 wtime 1000 byoyomi 100");
+    let (_, best) = e.bestmove(5);
+    assert_eq!(best, "win");
+    e.quit();
+}
+
+#[test]
+fn threads_and_multipv_search_together() {
+    let mut e = Engine::start();
+    e.send("setoption name Threads value 2");
+    e.send("setoption name MultiPV value 3");
+    e.send("position startpos");
+    e.send("go depth 4");
+    let (lines, best) = e.bestmove(10);
+    let last_depth: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth 4 "))
+        .collect();
+    assert_eq!(last_depth.len(), 3, "{lines:?}");
+    let firsts: std::collections::HashSet<&str> = last_depth
+        .iter()
+        .map(|l| l.split(" pv ").nth(1).unwrap().split(' ').next().unwrap())
+        .collect();
+    assert_eq!(firsts.len(), 3, "three different first moves: {lines:?}");
+    assert!(legal("shogi", "", &best));
+    e.quit();
+}

@@ -93,7 +93,7 @@ impl Table {
         let generation = self.generation.load(Ordering::Relaxed);
         let same = old_key ^ old == hash;
         if old != 0 && !same {
-            let old_gen = ((old >> 62) as u8) | (((old >> 56) as u8 & 0xF) << 2);
+            let old_gen = generation_of(old);
             let old_depth = ((old >> 48) & 0xFF) as i32;
             if old_gen == generation & 0x3F && old_depth > depth + 2 && bound != Bound::Exact {
                 return;
@@ -120,7 +120,7 @@ impl Table {
             .iter()
             .filter(|s| {
                 let d = s[1].load(Ordering::Relaxed);
-                d != 0 && ((d >> 62) as u8 | (((d >> 56) as u8 & 0xF) << 2)) == generation
+                d != 0 && generation_of(d) == generation
             })
             .count();
         (used * 1000 / n.max(1)) as u32
@@ -141,6 +141,10 @@ fn pack(best: Option<Move>, score: i32, depth: i32, bound: Bound, generation: u8
     };
     let g = (generation & 0x3F) as u64;
     mv | score << 32 | depth << 48 | (g & 0xF) << 56 | bound << 60 | (g >> 4) << 62
+}
+
+fn generation_of(data: u64) -> u8 {
+    ((data >> 56) & 0xF) as u8 | ((data >> 62) as u8) << 4
 }
 
 fn unpack(data: u64) -> Option<Entry> {
@@ -206,6 +210,11 @@ mod tests {
             assert_eq!(e.depth, 7);
             assert_eq!(e.bound, Bound::Lower);
         }
+        for _ in 0..21 {
+            t.new_search();
+        }
+        t.store(0, None, 0, 1, Bound::Exact);
+        assert_eq!(generation_of(t.slot(0)[1].load(Ordering::Relaxed)), 21);
         assert_eq!(t.probe(42), None);
     }
 }
