@@ -19,44 +19,11 @@ pub type MoveList = Vec<Move>;
 /// a piece's destinations are counted with popcounts instead of listed).
 trait Sink<B: BitBoard> {
     fn one(&mut self, m: Move);
-    /// Moves of the piece `kind` on `from` to each of `dests`, with the promotion choices.
-    #[inline(always)]
-    fn board(&mut self, pos: &Position<B>, kind: Kind, from: Square, dests: B) {
-        let (eligible, dead) = promotion_masks(pos, kind, from);
-        self.board_with(from, dests, eligible, dead);
-    }
     /// Moves from `from` to each of `dests`: a promotion where `eligible`, a
     /// plain move except where `dead` (the piece could never move again).
     fn board_with(&mut self, from: Square, dests: B, eligible: B, dead: B);
     /// Drops of `kind` on each of `squares`.
     fn drops(&mut self, kind: Kind, squares: B);
-}
-
-/// The squares where a move of `kind` from `from` may promote, and those where
-/// it must (it could not move again unpromoted).
-#[inline(always)]
-fn promotion_masks<B: BitBoard>(pos: &Position<B>, kind: Kind, from: Square) -> (B, B) {
-    let r = pos.rules;
-    let us = pos.side;
-    if r.promote_on_capture {
-        // rules/dai-dai-shogi.md §7: compulsory on every capture, never otherwise.
-        if r.kinds[kind.index()].promotes_to.is_none() {
-            return (B::EMPTY, B::EMPTY);
-        }
-        let enemy = pos.by_color[(!us).index()];
-        return (enemy, enemy);
-    }
-    let dead = if r.variant.dead_pieces_illegal {
-        r.dead[r.ck(us, kind)]
-    } else {
-        B::EMPTY
-    };
-    if r.kinds[kind.index()].promotes_to.is_none() {
-        return (B::EMPTY, dead);
-    }
-    let zone = r.zone[us.index()];
-    let eligible = if zone.has(from) { r.board } else { zone };
-    (eligible, dead)
 }
 
 impl<B: BitBoard> Sink<B> for MoveList {
@@ -698,10 +665,34 @@ impl<B: BitBoard> Position<B> {
                 continue;
             }
             let ck = r.ck(us, kind);
+            // What is the same for every piece of the kind, looked up once.
+            let specials = (r.hook[ck] != 0, r.lion[ck], r.lion_line[ck]);
+            let restricted_leaps = r.restricted_leaps[ck];
+            let zone = r.zone[us.index()];
+            let in_zone = pieces & zone;
+            // As `promotion_masks`, for a piece starting in and out of the zone.
+            let promotes = r.kinds[kind.index()].promotes_to.is_some();
+            let (eligible_in, eligible_out, dead) = if r.promote_on_capture {
+                let e = if promotes { enemy } else { B::EMPTY };
+                (e, e, e)
+            } else {
+                let dead = if r.variant.dead_pieces_illegal {
+                    r.dead[ck]
+                } else {
+                    B::EMPTY
+                };
+                if promotes {
+                    (r.board, zone, dead)
+                } else {
+                    (B::EMPTY, B::EMPTY, dead)
+                }
+            };
             while let Some(from) = pieces.pop() {
                 let i = ck * r.squares + from.index();
-                let mut dests =
-                    (r.step[i] & !own) | (r.step_move[i] & empty) | (r.step_capture[i] & enemy);
+                let mut dests = r.step[i] & !own;
+                if restricted_leaps {
+                    dests |= (r.step_move[i] & empty) | (r.step_capture[i] & enemy);
+                }
                 let mut m = r.slide_mask[ck];
                 while m != 0 {
                     let d = m.trailing_zeros() as usize;
@@ -730,16 +721,21 @@ impl<B: BitBoard> Position<B> {
                         }
                     }
                 }
-                if r.hook[ck] != 0 {
+                if specials.0 {
                     dests |= self.hook_targets(us, kind, from, occ) & !own;
                 }
                 dests &= r.board;
-                out.board(self, kind, from, dests);
-                if r.lion[ck] {
+                let eligible = if in_zone.has(from) {
+                    eligible_in
+                } else {
+                    eligible_out
+                };
+                out.board_with(from, dests, eligible, dead);
+                if specials.1 {
                     self.lion_double_moves(out, kind, from);
                 }
-                if r.lion_line[ck] {
-                    self.lion_line_moves(out, kind, from, r.lion[ck]);
+                if specials.2 {
+                    self.lion_line_moves(out, kind, from, specials.1);
                 }
             }
         }

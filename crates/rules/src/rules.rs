@@ -105,6 +105,8 @@ pub struct Rules<B: BitBoard> {
     /// `[(dir * S + sq) * (R + 1) + n]`: the first `n` squares of a ray.
     pub(crate) ray_within: Vec<B>,
     pub(crate) max_range: usize,
+    /// `[color * K + kind]`: whether the kind has move-only or capture-only leaps.
+    pub(crate) restricted_leaps: Vec<bool>,
     /// `[color * K + kind]`: whether the kind has the lion's double moves.
     pub(crate) lion: Vec<bool>,
     /// `[color * K + kind]`: whether the kind has the Japanese lion dog's line moves.
@@ -545,6 +547,13 @@ impl<B: BitBoard> Rules<B> {
                 distance_table[a.index() * s + b.index()] = d as u8;
             }
         }
+        let restricted_leaps = (0..2 * nk)
+            .map(|ck| {
+                (0..s).any(|i| {
+                    !step_move[ck * s + i].is_empty() || !step_capture[ck * s + i].is_empty()
+                })
+            })
+            .collect();
         let leap_sources = {
             let mut src = vec![B::EMPTY; s];
             for ck in 0..2 * nk {
@@ -577,6 +586,7 @@ impl<B: BitBoard> Rules<B> {
             simple,
             any_hook: hook.iter().any(|&h| h != 0),
             leap_sources,
+            restricted_leaps,
             line_dirs,
             slide_reach,
             hop_reach,
