@@ -569,9 +569,8 @@ impl<B: BitBoard> Position<B> {
             };
             for (subset, eligible) in [(pieces & zone, r.board), (pieces & !zone, zone)] {
                 let eligible = if promotes { eligible } else { B::EMPTY };
-                let mut free = subset & !pinned;
-                let mut held = subset & pinned;
-                while let Some(from) = free.pop() {
+                let mut pieces = subset;
+                while let Some(from) = pieces.pop() {
                     let mut a = r.step[ck * r.squares + from.index()];
                     let mut m = mask;
                     while m != 0 {
@@ -579,18 +578,11 @@ impl<B: BitBoard> Position<B> {
                         m &= m - 1;
                         a |= r.slide(d, from, occ);
                     }
-                    out.board_with(from, a & move_target, eligible, dead);
-                }
-                while let Some(from) = held.pop() {
-                    let mut a = r.step[ck * r.squares + from.index()];
-                    let mut m = mask;
-                    while m != 0 {
-                        let d = m.trailing_zeros() as usize;
-                        m &= m - 1;
-                        a |= r.slide(d, from, occ);
+                    let mut dests = a & move_target;
+                    if pinned.has(from) {
+                        dests &= r.line(king.expect("pinned implies king"), from);
                     }
-                    let line = r.line(king.expect("pinned implies king"), from);
-                    out.board_with(from, a & move_target & line, eligible, dead);
+                    out.board_with(from, dests, eligible, dead);
                 }
             }
         }
