@@ -238,21 +238,23 @@ fn go_movetime_and_clocks_answer_in_time() {
     e.send("go movetime 300");
     let (_, best) = e.bestmove(5);
     let spent = start.elapsed();
-    assert!(spent < Duration::from_millis(1000), "{spent:?}");
+    // Generous bounds: CI machines are shared and run tests in parallel. The
+    // point is that the engine answers within its clock and never hangs.
+    assert!(spent < Duration::from_millis(3000), "{spent:?}");
     assert!(legal("shogi", "", &best));
 
     e.send("position startpos moves 7g7f");
     let start = Instant::now();
     e.send("go btime 10000 wtime 10000 byoyomi 500");
     let (_, best) = e.bestmove(5);
-    assert!(start.elapsed() < Duration::from_millis(1500));
+    assert!(start.elapsed() < Duration::from_millis(4000));
     assert!(legal("shogi", "7g7f", &best));
 
     e.send("position startpos moves 7g7f 3c3d");
     let start = Instant::now();
     e.send("go btime 2000 wtime 2000 binc 100 winc 100");
     let (_, best) = e.bestmove(5);
-    assert!(start.elapsed() < Duration::from_millis(1500));
+    assert!(start.elapsed() < Duration::from_millis(3000));
     assert!(legal("shogi", "7g7f 3c3d", &best));
     e.quit();
 }
@@ -267,8 +269,8 @@ fn stop_ends_go_infinite_promptly() {
     e.expect("readyok", 2);
     let start = Instant::now();
     e.send("stop");
-    let (_, best) = e.bestmove(2);
-    assert!(start.elapsed() < Duration::from_secs(1));
+    let (_, best) = e.bestmove(3);
+    assert!(start.elapsed() < Duration::from_secs(3));
     assert!(legal("shogi", "", &best));
     e.quit();
 }

@@ -80,6 +80,11 @@ pub enum Reason {
     MaxMoves,
     /// A player resigned.
     Resignation,
+    /// The king was captured (dai dai shogi with `king-capture=on`).
+    KingCaptured,
+    /// Fourfold repetition in which the loser chased an enemy piece with
+    /// every move (dai dai shogi with `perpetual-chase=loss`).
+    PerpetualChase,
 }
 
 impl Reason {
@@ -95,6 +100,8 @@ impl Reason {
             Reason::Try => "try",
             Reason::MaxMoves => "max-moves",
             Reason::Resignation => "resignation",
+            Reason::KingCaptured => "king-captured",
+            Reason::PerpetualChase => "perpetual-chase",
         }
     }
 }
@@ -147,6 +154,8 @@ pub struct Game<B: BitBoard> {
     hashes: Vec<u64>,
     /// Whether the move of ply `i` (1-based; index 0 unused) gave check.
     checks: Vec<bool>,
+    /// Whether the move of ply `i` chased a piece (only with perpetual-chase rules).
+    chases: Vec<bool>,
     outcome: Option<Outcome>,
     options: GameOptions,
 }
@@ -157,6 +166,7 @@ impl<B: BitBoard> Game<B> {
         let mut g = Game {
             hashes: vec![start.hash()],
             checks: vec![false],
+            chases: vec![false],
             position: start.clone(),
             start,
             moves: Vec::new(),
@@ -232,10 +242,13 @@ impl<B: BitBoard> Game<B> {
             .position
             .moving_piece(m)
             .map(|p| Some(p.kind) == self.position.rules().royal);
+        let chase =
+            self.position.rules().variant.perpetual_chase_loses && chases(&self.position, m);
         self.position.make_move(m);
         self.moves.push(m);
         self.hashes.push(self.position.hash());
         self.checks.push(self.position.in_check());
+        self.chases.push(chase);
         if self.options.entering_king == EnteringKingRule::TryRule
             && king_move == Some(true)
             && Some(m.to()) == self.try_square(mover)
@@ -254,6 +267,7 @@ impl<B: BitBoard> Game<B> {
         let m = self.moves.pop()?;
         self.hashes.pop();
         self.checks.pop();
+        self.chases.pop();
         let mut p = self.start.clone();
         for &mv in &self.moves {
             p.make_move(mv);
@@ -277,6 +291,13 @@ impl<B: BitBoard> Game<B> {
     fn adjudicate(&mut self) {
         let pos = &self.position;
         let mover = !pos.side_to_move();
+        if pos.rules().variant.king_capture && pos.king_square(pos.side_to_move()).is_none() {
+            self.outcome = Some(Outcome {
+                winner: Some(mover),
+                reason: Reason::KingCaptured,
+            });
+            return;
+        }
         if !pos.has_legal_move() {
             let reason = if pos.in_check() {
                 Reason::Checkmate
@@ -320,6 +341,23 @@ impl<B: BitBoard> Game<B> {
                     self.outcome = Some(Outcome {
                         winner: Some(!side),
                         reason: Reason::PerpetualCheck,
+                    });
+                    return;
+                }
+            }
+            if self.position.rules().variant.perpetual_chase_loses {
+                let chasers: Vec<Color> = Color::ALL
+                    .into_iter()
+                    .filter(|&side| {
+                        (first + 1..=last)
+                            .filter(|&p| side_of(p) == side)
+                            .all(|p| self.chases[p])
+                    })
+                    .collect();
+                if let [loser] = chasers[..] {
+                    self.outcome = Some(Outcome {
+                        winner: Some(!loser),
+                        reason: Reason::PerpetualChase,
                     });
                     return;
                 }
@@ -420,6 +458,32 @@ impl<B: BitBoard> Game<B> {
         self.outcome = Some(o);
         Ok(o)
     }
+}
+
+/// Whether `m` chases: after it, the moved piece attacks an enemy piece (not
+/// the king) that it did not attack before. Our reading of the seed's
+/// "perpetual chasing of pieces" (rules/dai-dai-shogi.md §8), which no source
+/// defines more precisely.
+pub fn chases<B: BitBoard>(pos: &Position<B>, m: Move) -> bool {
+    let us = pos.side_to_move();
+    let royal = pos.rules().royal;
+    let victims = |p: &Position<B>, from: Square| -> B {
+        let mut out = B::EMPTY;
+        let mut enemies = p.color_bb(!us);
+        while let Some(e) = enemies.pop() {
+            let kind = p.piece_at(e).map(|x| x.kind);
+            if kind != royal && p.attackers_to(e, us, p.occupied()).has(from) {
+                out.set(e);
+            }
+        }
+        out
+    };
+    let before = match m.from() {
+        Some(from) => victims(pos, from),
+        None => B::EMPTY,
+    };
+    let after = victims(&pos.after(m), m.to());
+    !(after & !before).is_empty()
 }
 
 /// Impasse points of `c`: pieces on the board (only within `area` if given) and in hand.

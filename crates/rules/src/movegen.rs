@@ -437,6 +437,11 @@ impl<B: BitBoard> Position<B> {
         out.clear();
         if self.rules.simple {
             self.generate_simple(out);
+        } else if self.rules.variant.king_capture {
+            // rules/dai-dai-shogi.md §8, `king-capture=on`: any move, until the king falls.
+            if self.king_square(self.side).is_some() {
+                self.generate_pseudo(out);
+            }
         } else {
             let ctx = Legality::new(self);
             self.generate_pseudo(&mut Filtered {
@@ -451,6 +456,9 @@ impl<B: BitBoard> Position<B> {
     /// of the fast path; not for play.
     #[doc(hidden)]
     pub fn legal_moves_reference(&self) -> MoveList {
+        if self.rules.variant.king_capture {
+            return self.legal_moves();
+        }
         let mut out = self.pseudo_moves();
         let mut scratch = self.clone();
         let us = self.side;
@@ -476,6 +484,8 @@ impl<B: BitBoard> Position<B> {
             let mut c = Counter(0);
             self.generate_simple(&mut c);
             c.0
+        } else if self.rules.variant.king_capture {
+            self.legal_moves().len() as u64
         } else {
             let ctx = Legality::new(self);
             let mut c = Counter(0);

@@ -1762,10 +1762,14 @@ fn unknown_and_unimplemented_options_are_errors() {
     }
     let e = err("lion-dog=maybe");
     assert!(e.contains("lion-dog"), "{e}");
-    let e = err("perpetual-chase=loss");
-    assert!(e.contains("not implemented"), "{e}");
-    let e = err("king-capture=on");
-    assert!(e.contains("not implemented"), "{e}");
+    for ok in ["perpetual-chase=loss", "king-capture=on"] {
+        assert!(
+            rules_17x17_with(VariantName::DaiDaiShogi, ok).is_ok(),
+            "{ok}"
+        );
+    }
+    let e = err("king-capture=maybe");
+    assert!(e.contains("king-capture"), "{e}");
     let e = err("drops=on");
     assert!(e.contains("no rule option 'drops'"), "{e}");
     let e = err("chariots=xyz");
@@ -2087,4 +2091,70 @@ fn presets_select_their_readings() {
     assert!(m.contains("9i8g") && m.contains("9i9h9g9f"), "{m:?}");
     let q3 = pos_in(rules_with(""), &sfen);
     assert!(!moves_from(&q3, "9i").contains("9i9h9g9f"));
+}
+
+// ---------------------------------------------------------------------------
+// The two game-end options of section 10: king-capture and perpetual-chase.
+// ---------------------------------------------------------------------------
+
+#[test]
+fn king_capture_option_allows_ignoring_check_and_ends_on_the_capture() {
+    let sfen = dsfen(
+        &[("9q", "KG"), ("9a", "kg"), ("1q", "ro"), ("5m", "PA")],
+        "b",
+    );
+    // Default: Black is in check and may not ignore it.
+    let strict = pos_in(rules_with(""), &sfen);
+    assert!(strict.in_check());
+    assert_illegal(&strict, "5m5l", IllegalMove::IgnoresCheck);
+    // king-capture=on: any move; taking the king ends the game.
+    let loose = pos_in(rules_with("king-capture=on"), &sfen);
+    let mut game = banmen_rules::Game::new(loose, banmen_rules::GameOptions::default());
+    game.play_usi("5m5l").expect("ignoring check is allowed");
+    assert_eq!(game.outcome(), None);
+    game.play_usi("1q9q").expect("the rook takes the king");
+    assert_eq!(
+        game.outcome(),
+        Some(banmen_rules::Outcome {
+            winner: Some(Color::White),
+            reason: banmen_rules::Reason::KingCaptured
+        })
+    );
+    assert!(game.position().legal_moves().is_empty());
+}
+
+#[test]
+fn perpetual_chase_option_makes_the_chaser_lose_the_repetition() {
+    // Black's rook attacks White's angry boar with every move; the boar runs
+    // between 1e and 1d and attacks nothing. No move gives check.
+    let sfen = dsfen(
+        &[("9q", "KG"), ("9a", "kg"), ("3d", "RO"), ("1e", "ab")],
+        "b",
+    );
+    let cycle = ["3d3e", "1e1d", "3e3d", "1d1e"];
+    let play = |options: &str| {
+        let mut game = banmen_rules::Game::new(
+            pos_in(rules_with(options), &sfen),
+            banmen_rules::GameOptions::default(),
+        );
+        for (i, m) in cycle.iter().cycle().take(12).enumerate() {
+            assert_eq!(game.outcome(), None, "over before ply {}", i + 1);
+            game.play_usi(m).unwrap();
+        }
+        game.outcome()
+    };
+    assert_eq!(
+        play(""),
+        Some(banmen_rules::Outcome {
+            winner: None,
+            reason: banmen_rules::Reason::Repetition
+        })
+    );
+    assert_eq!(
+        play("perpetual-chase=loss"),
+        Some(banmen_rules::Outcome {
+            winner: Some(Color::White),
+            reason: banmen_rules::Reason::PerpetualChase
+        })
+    );
 }

@@ -100,6 +100,8 @@ pub const START: &str = "lahmdvrosqdkftrgkglgfkfrdhrasdlola/rvpoldbmfdrbkrggnkgg
 /// The readings of §9 that are rule options (§10).
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct Options {
+    perpetual_chase: &'static str,
+    king_capture: &'static str,
     lion_dog: &'static str,
     furious_fiend: &'static str,
     great_elephant: &'static str,
@@ -112,6 +114,8 @@ struct Options {
 }
 
 const TSA: Options = Options {
+    perpetual_chase: "off",
+    king_capture: "off",
     lion_dog: "q3",
     furious_fiend: "lion-or-q3",
     great_elephant: "tsa",
@@ -138,6 +142,8 @@ fn pick(key: &str, value: &str, allowed: &[&'static str]) -> Result<&'static str
 
 /// §9: the Japanese Wikipedia / Edo (SZ) reading.
 const JA: Options = Options {
+    perpetual_chase: "off",
+    king_capture: "off",
     lion_dog: "ja",
     furious_fiend: "lion+liondog",
     great_elephant: "ja",
@@ -151,6 +157,8 @@ const JA: Options = Options {
 
 /// §9: H. G. Muller's HaChu tables.
 const HACHU: Options = Options {
+    perpetual_chase: "off",
+    king_capture: "off",
     lion_dog: "ja",
     furious_fiend: "lion-or-q3",
     great_elephant: "tsa",
@@ -183,16 +191,8 @@ pub(super) fn dai_dai(pairs: &[(String, String)]) -> Result<(Variant, String), R
             "wizard-stork" => o.wizard_stork = pick(k, v, &["ssz", "sz", "srz"])?,
             "great-dragon" => o.great_dragon = pick(k, v, &["tsa", "tai"])?,
             "chariots" => o.chariots = pick(k, v, &["tsa", "sz"])?,
-            "perpetual-chase" => {
-                if v != "off" {
-                    return Err(RulesError(format!("perpetual-chase={v} is not implemented yet (only off)")));
-                }
-            }
-            "king-capture" => {
-                if v != "off" {
-                    return Err(RulesError(format!("king-capture={v} is not implemented yet (only off)")));
-                }
-            }
+            "perpetual-chase" => o.perpetual_chase = pick(k, v, &["off", "loss"])?,
+            "king-capture" => o.king_capture = pick(k, v, &["off", "on"])?,
             other => {
                 return Err(RulesError(format!(
                     "daidaishogi has no rule option '{other}' (options: lion-dog, great-elephant, furious-fiend, \
@@ -206,6 +206,8 @@ pub(super) fn dai_dai(pairs: &[(String, String)]) -> Result<(Variant, String), R
     for (key, value, default) in [
         ("chariots", o.chariots, TSA.chariots),
         ("furious-fiend", o.furious_fiend, TSA.furious_fiend),
+        ("king-capture", o.king_capture, TSA.king_capture),
+        ("perpetual-chase", o.perpetual_chase, TSA.perpetual_chase),
         ("lion-dog", o.lion_dog, TSA.lion_dog),
         (
             "eastern-barbarian",
@@ -351,6 +353,8 @@ fn build(o: &Options) -> Variant {
         pawn_drop_mate_illegal: false,
         dead_pieces_illegal: false,
         impasse_threshold: None,
+        king_capture: o.king_capture == "on",
+        perpetual_chase_loses: o.perpetual_chase == "loss",
         start_sfen: START,
         handicaps: Vec::new(),
     }

@@ -142,6 +142,12 @@ pub struct Variant {
     pub dead_pieces_illegal: bool,
     /// Impasse points a side needs not to lose (24 in shogi, 38 in cannon shogi).
     pub impasse_threshold: Option<u8>,
+    /// Moves may leave the king attacked; capturing the king wins (dai dai
+    /// shogi's `king-capture=on`).
+    pub king_capture: bool,
+    /// A side that chased an enemy piece with every move of a fourfold
+    /// repetition loses (dai dai shogi's `perpetual-chase=loss`).
+    pub perpetual_chase_loses: bool,
     /// The even-game start position.
     pub start_sfen: &'static str,
     /// Named handicap start positions.

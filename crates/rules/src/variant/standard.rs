@@ -100,6 +100,8 @@ pub(super) fn standard() -> Variant {
         pawn_drop_mate_illegal: true,
         dead_pieces_illegal: true,
         impasse_threshold: Some(24),
+        king_capture: false,
+        perpetual_chase_loses: false,
         start_sfen: "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
         handicaps: vec![
             h(
