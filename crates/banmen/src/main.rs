@@ -2,6 +2,7 @@
 
 mod bench;
 mod board_text;
+mod matchrun;
 mod perft;
 mod setup;
 mod usi;
@@ -27,6 +28,8 @@ enum Command {
     Usi,
     /// Search fixed positions to a fixed depth: a deterministic node count and the speed.
     Bench(bench::BenchArgs),
+    /// Play a match between two USI engines, adjudicated by the rules.
+    Match(matchrun::MatchArgs),
 }
 
 fn main() -> ExitCode {
@@ -36,6 +39,7 @@ fn main() -> ExitCode {
         Command::Show(args) => setup::show(&args),
         Command::Usi => usi::run(),
         Command::Bench(args) => bench::run(&args),
+        Command::Match(args) => matchrun::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,0 +1,233 @@
+//! `banmen match` end to end: the built binary against itself and against a
+//! fake engine.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn banmen() -> &'static str {
+    env!("CARGO_BIN_EXE_banmen")
+}
+
+/// A fresh directory under Cargo's temporary folder for integration tests.
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("match_runner-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn run_match(args: &[&str]) -> Output {
+    Command::new(banmen())
+        .arg("match")
+        .args(args)
+        .output()
+        .expect("run banmen match")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn banmen_engine() -> String {
+    format!("'{}' usi", banmen())
+}
+
+fn records(dir: &Path) -> Vec<String> {
+    let mut names: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            p.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with("game-")
+        })
+        .collect();
+    names.sort();
+    names
+        .iter()
+        .map(|p| std::fs::read_to_string(p).unwrap())
+        .collect()
+}
+
+#[test]
+fn banmen_plays_itself_and_writes_records() {
+    let out = temp_dir("self");
+    let engine = banmen_engine();
+    let o = run_match(&[
+        "--engine",
+        &engine,
+        "--engine",
+        &engine,
+        "--variant",
+        "shogi",
+        "--games",
+        "2",
+        "--tc",
+        "movetime=50",
+        "--max-plies",
+        "40",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let stdout = text(&o.stdout);
+    assert!(o.status.success(), "{stdout}\n{}", text(&o.stderr));
+    let wdl = stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("W/D/L (first engine): "))
+        .unwrap_or_else(|| panic!("no W/D/L line in:\n{stdout}"));
+    let n: u32 = wdl
+        .split(" / ")
+        .map(|x| x.trim().parse::<u32>().unwrap())
+        .sum();
+    assert_eq!(n, 2, "{stdout}");
+    assert!(stdout.lines().any(|l| l.starts_with("Elo: ")), "{stdout}");
+    assert!(stdout.contains("illegal-move 0 "), "{stdout}");
+    assert!(stdout.contains("crash 0 "), "{stdout}");
+    assert!(stdout.contains("time-forfeit 0 "), "{stdout}");
+    let games = records(&out);
+    assert_eq!(games.len(), 2);
+    for (i, g) in games.iter().enumerate() {
+        for header in ["# black: ", "# white: ", "# result: ", "# reason: "] {
+            assert!(g.contains(header), "game {}: no '{header}' in\n{g}", i + 1);
+        }
+        let position = g.lines().last().unwrap();
+        assert!(position.starts_with("position startpos moves "), "{g}");
+        let plies = position.split_whitespace().count() - 3;
+        assert!(plies <= 40, "{g}");
+        if plies < 40 {
+            assert!(!g.contains("# reason: max-moves"), "{g}");
+        }
+    }
+    // Colours alternate: engine 1 is Black in game 1 and White in game 2.
+    assert!(games[0].contains("# black: Banmen") && games[0].contains("(engine 1)\n# white"));
+    assert!(games[1].contains("(engine 2)\n# white"));
+    assert!(out.join("summary.txt").exists());
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+#[cfg(unix)]
+#[test]
+fn an_engine_that_plays_an_illegal_move_loses() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = temp_dir("illegal");
+    let script = dir.join("fake-engine.sh");
+    std::fs::write(
+        &script,
+        "#!/bin/sh\n\
+         while read -r line; do\n\
+           case \"$line\" in\n\
+             usi) echo 'id name Fake'; echo usiok ;;\n\
+             isready) echo readyok ;;\n\
+             go*) echo 'bestmove 5e5d' ;;\n\
+             quit) exit 0 ;;\n\
+           esac\n\
+         done\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let out = dir.join("records");
+    let fake = format!("'{}'", script.display());
+    let engine = banmen_engine();
+    let o = run_match(&[
+        "--engine",
+        &fake,
+        "--engine",
+        &engine,
+        "--variant",
+        "shogi",
+        "--games",
+        "2",
+        "--tc",
+        "movetime=50",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let stdout = text(&o.stdout);
+    assert!(o.status.success(), "{stdout}\n{}", text(&o.stderr));
+    assert!(
+        stdout.contains("W/D/L (first engine): 0 / 0 / 2"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("illegal-move 2 (2+0)"), "{stdout}");
+    let games = records(&out);
+    assert_eq!(games.len(), 2);
+    // Game 1: the fake engine is Black and loses at once; game 2: it is White.
+    assert!(games[0].contains("# result: white wins"), "{}", games[0]);
+    assert!(games[1].contains("# result: black wins"), "{}", games[1]);
+    for g in &games {
+        assert!(g.contains("# reason: illegal-move"), "{g}");
+        assert!(g.contains("# note: engine 1: '5e5d'"), "{g}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn bad_arguments_exit_2_with_a_message() {
+    let dir = temp_dir("bad");
+    let out = dir.join("records");
+    let engine = banmen_engine();
+    let cases: [(&[&str], &str); 4] = [
+        (
+            &["--tc", "blitz=5", "--variant", "shogi"],
+            "bad --tc 'blitz=5'",
+        ),
+        (&["--tc", "movetime=50", "--variant", "chess"], "chess"),
+        (
+            &[
+                "--tc",
+                "movetime=50",
+                "--variant",
+                "shogi",
+                "--sprt",
+                "elo0=1,elo1=0",
+            ],
+            "elo1",
+        ),
+        (
+            &["--tc", "movetime=50", "--variant", "shogi", "--games", "0"],
+            "--games",
+        ),
+    ];
+    for (extra, message) in cases {
+        let mut args = vec!["--engine", &engine, "--engine", &engine];
+        args.extend_from_slice(extra);
+        args.extend_from_slice(&["--out", out.to_str().unwrap()]);
+        let o = run_match(&args);
+        let stderr = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{extra:?}: {stderr}");
+        assert!(stderr.contains(message), "{extra:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{stderr}");
+    }
+    // An engine that cannot start.
+    let missing = dir.join("no-such-engine");
+    let missing = missing.to_str().unwrap();
+    let o = run_match(&[
+        "--engine",
+        missing,
+        "--engine",
+        &engine,
+        "--variant",
+        "shogi",
+        "--tc",
+        "movetime=50",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let stderr = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("cannot start engine 1"), "{stderr}");
+    // Only one engine.
+    let o = run_match(&[
+        "--engine",
+        &engine,
+        "--variant",
+        "shogi",
+        "--tc",
+        "movetime=50",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("exactly two"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
