@@ -362,12 +362,18 @@ fn usi_refusals_name_the_reason() {
     let pos = start();
     let syntax = |t: &str| matches!(pos.parse_move(t), Err(MoveError::Syntax(_)));
     for t in [
-        "", " ", "7g7", "7g7f++", "P*", "*5e", "p*5e", "P*5e5f", "7g7f7e7d", "0a1a", "a7g7f",
+        "", " ", "7g7", "7g7f++", "P*", "*5e", "p*5e", "P*5e5f", "7g7f7e7d7c", "0a1a", "a7g7f",
         "100a1a", "7G7F", "P*5e+", "+P*5e",
     ] {
         assert!(syntax(t), "{t:?}: {:?}", pos.parse_move(t));
         assert!(t.parse::<UsiMove>().is_err(), "{t:?}");
     }
+    // Four squares is the Japanese lion dog's move text: well-formed, but no
+    // shogi piece moves that way.
+    assert!(matches!(
+        pos.parse_move("7g7f7e7d"),
+        Err(MoveError::Illegal(IllegalMove::BadDoubleMove))
+    ));
     let illegal = |t: &str| match pos.parse_move(t) {
         Err(MoveError::Illegal(e)) => e,
         other => panic!("{t:?}: {other:?}"),
