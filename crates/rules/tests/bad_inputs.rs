@@ -362,8 +362,21 @@ fn usi_refusals_name_the_reason() {
     let pos = start();
     let syntax = |t: &str| matches!(pos.parse_move(t), Err(MoveError::Syntax(_)));
     for t in [
-        "", " ", "7g7", "7g7f++", "P*", "*5e", "p*5e", "P*5e5f", "7g7f7e7d7c", "0a1a", "a7g7f",
-        "100a1a", "7G7F", "P*5e+", "+P*5e",
+        "",
+        " ",
+        "7g7",
+        "7g7f++",
+        "P*",
+        "*5e",
+        "p*5e",
+        "P*5e5f",
+        "7g7f7e7d7c",
+        "0a1a",
+        "a7g7f",
+        "100a1a",
+        "7G7F",
+        "P*5e+",
+        "+P*5e",
     ] {
         assert!(syntax(t), "{t:?}: {:?}", pos.parse_move(t));
         assert!(t.parse::<UsiMove>().is_err(), "{t:?}");
