@@ -107,28 +107,37 @@ fn banmen_plays_itself_and_writes_records() {
     let _ = std::fs::remove_dir_all(&out);
 }
 
+/// Writes a fake USI engine: a shell script that answers `usi` and `isready`
+/// and runs `on_go` (shell code) for every `go`.
 #[cfg(unix)]
-#[test]
-fn an_engine_that_plays_an_illegal_move_loses() {
+fn fake_engine(dir: &Path, on_go: &str) -> String {
     use std::os::unix::fs::PermissionsExt;
-    let dir = temp_dir("illegal");
     let script = dir.join("fake-engine.sh");
     std::fs::write(
         &script,
-        "#!/bin/sh\n\
-         while read -r line; do\n\
-           case \"$line\" in\n\
-             usi) echo 'id name Fake'; echo usiok ;;\n\
-             isready) echo readyok ;;\n\
-             go*) echo 'bestmove 5e5d' ;;\n\
-             quit) exit 0 ;;\n\
-           esac\n\
-         done\n",
+        format!(
+            "#!/bin/sh\n\
+             while read -r line; do\n\
+               case \"$line\" in\n\
+                 usi) echo 'id name Fake'; echo usiok ;;\n\
+                 isready) echo readyok ;;\n\
+                 go*) {on_go} ;;\n\
+                 quit) exit 0 ;;\n\
+               esac\n\
+             done\n"
+        ),
     )
     .unwrap();
     std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    format!("'{}'", script.display())
+}
+
+/// Two games of shogi, the fake engine first; returns stdout and the records.
+#[cfg(unix)]
+fn match_against_fake(name: &str, on_go: &str) -> (String, Vec<String>) {
+    let dir = temp_dir(name);
+    let fake = fake_engine(&dir, on_go);
     let out = dir.join("records");
-    let fake = format!("'{}'", script.display());
     let engine = banmen_engine();
     let o = run_match(&[
         "--engine",
@@ -141,18 +150,28 @@ fn an_engine_that_plays_an_illegal_move_loses() {
         "2",
         "--tc",
         "movetime=50",
+        "--margin",
+        "300",
         "--out",
         out.to_str().unwrap(),
     ]);
     let stdout = text(&o.stdout);
     assert!(o.status.success(), "{stdout}\n{}", text(&o.stderr));
+    let games = records(&out);
+    assert_eq!(games.len(), 2);
+    let _ = std::fs::remove_dir_all(&dir);
+    (stdout, games)
+}
+
+#[cfg(unix)]
+#[test]
+fn an_engine_that_plays_an_illegal_move_loses() {
+    let (stdout, games) = match_against_fake("illegal", "echo 'bestmove 5e5d'");
     assert!(
         stdout.contains("W/D/L (first engine): 0 / 0 / 2"),
         "{stdout}"
     );
     assert!(stdout.contains("illegal-move 2 (2+0)"), "{stdout}");
-    let games = records(&out);
-    assert_eq!(games.len(), 2);
     // Game 1: the fake engine is Black and loses at once; game 2: it is White.
     assert!(games[0].contains("# result: white wins"), "{}", games[0]);
     assert!(games[1].contains("# result: black wins"), "{}", games[1]);
@@ -160,7 +179,26 @@ fn an_engine_that_plays_an_illegal_move_loses() {
         assert!(g.contains("# reason: illegal-move"), "{g}");
         assert!(g.contains("# note: engine 1: '5e5d'"), "{g}");
     }
-    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[cfg(unix)]
+#[test]
+fn silent_crashing_resigning_and_declaring_engines_lose() {
+    for (name, on_go, reason) in [
+        ("silent", ":", "time-forfeit"),
+        ("crash", "exit 1", "crash"),
+        ("resign", "echo 'bestmove resign'", "resignation"),
+        ("declare", "echo 'bestmove win'", "bad-declaration"),
+    ] {
+        let (stdout, games) = match_against_fake(name, on_go);
+        assert!(
+            stdout.contains("W/D/L (first engine): 0 / 0 / 2"),
+            "{name}: {stdout}"
+        );
+        for g in &games {
+            assert!(g.contains(&format!("# reason: {reason}")), "{name}: {g}");
+        }
+    }
 }
 
 #[test]
