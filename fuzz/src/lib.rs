@@ -159,6 +159,9 @@ fn ends(m: &UsiMove) -> Option<(String, String, bool)> {
         UsiMove::Normal { from, to, promote }
         | UsiMove::Double {
             from, to, promote, ..
+        }
+        | UsiMove::Triple {
+            from, to, promote, ..
         } => Some((from.to_string(), to.to_string(), *promote)),
         UsiMove::Drop { .. } => None,
     }
