@@ -111,6 +111,22 @@ impl<B: BitBoard> Position<B> {
             more_groups: Vec::new(),
             sliders: [B::EMPTY; 8],
         };
+        if r.incremental {
+            let sets = &self.sets[by.index()];
+            for (g, &offset) in r.group_offset[by.index()].iter().enumerate() {
+                let b = sets.groups[g];
+                if !b.is_empty() {
+                    if l.n_groups < l.groups.len() {
+                        l.groups[l.n_groups] = (b, offset);
+                        l.n_groups += 1;
+                    } else {
+                        l.more_groups.push((b, offset));
+                    }
+                }
+            }
+            l.sliders = sets.sliders;
+            return l;
+        }
         for (members, rep) in &r.step_groups {
             let mut b = B::EMPTY;
             for &k in members {
@@ -558,12 +574,15 @@ impl<B: BitBoard> Position<B> {
         };
 
         let zone = r.zone[us.index()];
-        for (members, kind) in &r.move_classes {
+        for (class, (members, kind)) in r.move_classes.iter().enumerate() {
             let kind = *kind;
-            let mut pieces = B::EMPTY;
-            for &k in members {
-                pieces |= self.pieces(us, k);
-            }
+            let pieces = if r.incremental {
+                self.sets[us.index()].classes[class]
+            } else {
+                members
+                    .iter()
+                    .fold(B::EMPTY, |b, &k| b | self.pieces(us, k))
+            };
             if pieces.is_empty() {
                 continue;
             }

@@ -16,6 +16,19 @@ pub(crate) const HAND_KEYS: usize = 64;
 /// Counts of pieces in hand per base kind.
 pub type Hand = [u8; MAX_HAND_KINDS];
 
+/// Sets kept up to date by make/unmake for the plain-slider path (standard
+/// shogi): the pieces of each leap group, movement class and slide direction,
+/// so that generation does not gather them from the kinds at every node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct KindSets<B> {
+    pub groups: [B; MAX_SETS],
+    pub classes: [B; MAX_SETS],
+    pub sliders: [B; 8],
+}
+
+/// The most leap groups or movement classes kept incrementally.
+pub(crate) const MAX_SETS: usize = 16;
+
 /// What [`Position::make_move`] returns so that [`Position::unmake_move`] can undo it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Undo {
@@ -36,6 +49,8 @@ pub struct Position<B: BitBoard> {
     pub(crate) side: Color,
     pub(crate) move_number: u32,
     pub(crate) hash: u64,
+    /// Per colour; maintained only when `rules.incremental`.
+    pub(crate) sets: [KindSets<B>; 2],
 }
 
 impl<B: BitBoard> PartialEq for Position<B> {
@@ -65,6 +80,11 @@ impl<B: BitBoard> Position<B> {
             side: Color::Black,
             move_number: 1,
             hash: 0,
+            sets: [KindSets {
+                groups: [B::EMPTY; MAX_SETS],
+                classes: [B::EMPTY; MAX_SETS],
+                sliders: [B::EMPTY; 8],
+            }; 2],
         }
     }
 
@@ -148,9 +168,34 @@ impl<B: BitBoard> Position<B> {
     pub(crate) fn put(&mut self, p: Piece, sq: Square) {
         let bit = B::from_square(sq);
         self.board.as_mut()[sq.index()] = p.code();
+        self.toggle(p, bit);
+        self.hash ^= self.zobrist(p, sq);
+    }
+
+    /// Flips a piece's bit in every set that holds it.
+    #[inline(always)]
+    fn toggle(&mut self, p: Piece, bit: B) {
         self.by_kind.as_mut()[p.color.index() * B::MAX_KINDS + p.kind.index()] ^= bit;
         self.by_color[p.color.index()] ^= bit;
-        self.hash ^= self.zobrist(p, sq);
+        let r = self.rules;
+        if r.incremental {
+            let ck = r.ck(p.color, p.kind);
+            let sets = &mut self.sets[p.color.index()];
+            let g = r.group_of[p.kind.index()];
+            if g != u8::MAX {
+                sets.groups[g as usize] ^= bit;
+            }
+            let c = r.class_of[p.kind.index()];
+            if c != u8::MAX {
+                sets.classes[c as usize] ^= bit;
+            }
+            let mut dirs = r.slide_mask[ck];
+            while dirs != 0 {
+                let d = dirs.trailing_zeros() as usize;
+                dirs &= dirs - 1;
+                sets.sliders[d] ^= bit;
+            }
+        }
     }
 
     /// Removes the piece on `sq`, updating the hash.
@@ -158,8 +203,7 @@ impl<B: BitBoard> Position<B> {
     pub(crate) fn remove(&mut self, p: Piece, sq: Square) {
         let bit = B::from_square(sq);
         self.board.as_mut()[sq.index()] = 0;
-        self.by_kind.as_mut()[p.color.index() * B::MAX_KINDS + p.kind.index()] ^= bit;
-        self.by_color[p.color.index()] ^= bit;
+        self.toggle(p, bit);
         self.hash ^= self.zobrist(p, sq);
     }
 
@@ -265,9 +309,7 @@ impl<B: BitBoard> Position<B> {
         let to = m.to();
         let moved = Piece::from_code(self.board.as_ref()[to.index()]).expect("moved piece");
         self.board.as_mut()[to.index()] = 0;
-        let bit = B::from_square(to);
-        self.by_kind.as_mut()[us.index() * B::MAX_KINDS + moved.kind.index()] ^= bit;
-        self.by_color[us.index()] ^= bit;
+        self.toggle(moved, B::from_square(to));
         if let Some(k) = m.dropped() {
             self.hands[us.index()][k.index()] += 1;
         } else {
@@ -298,10 +340,8 @@ impl<B: BitBoard> Position<B> {
 
     #[inline(always)]
     fn place_raw(&mut self, p: Piece, sq: Square) {
-        let bit = B::from_square(sq);
         self.board.as_mut()[sq.index()] = p.code();
-        self.by_kind.as_mut()[p.color.index() * B::MAX_KINDS + p.kind.index()] ^= bit;
-        self.by_color[p.color.index()] ^= bit;
+        self.toggle(p, B::from_square(sq));
     }
 
     /// Plays a move on a copy.

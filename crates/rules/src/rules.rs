@@ -139,6 +139,15 @@ pub struct Rules<B: BitBoard> {
     /// Non-royal kinds grouped by identical movement and promotion behaviour
     /// (gold and the pieces that move as gold), with a representative.
     pub(crate) move_classes: Vec<(Vec<Kind>, Kind)>,
+    /// Whether positions keep `KindSets` (plain-slider variants whose groups
+    /// and classes fit).
+    pub(crate) incremental: bool,
+    /// Per kind: its index in `step_groups` (`u8::MAX`: none).
+    pub(crate) group_of: Vec<u8>,
+    /// Per kind: its index in `move_classes` (`u8::MAX`: the king).
+    pub(crate) class_of: Vec<u8>,
+    /// Per colour and group: the offset of the group's reverse leap table.
+    pub(crate) group_offset: [Vec<usize>; 2],
     /// Groups of kinds with identical capturing leaps, with a representative.
     pub(crate) step_groups: Vec<(Vec<Kind>, Kind)>,
     /// Promotion zone per colour.
@@ -566,7 +575,32 @@ impl<B: BitBoard> Rules<B> {
             }
             src
         };
+        let mut group_of = vec![u8::MAX; nk];
+        for (i, (members, _)) in step_groups.iter().enumerate() {
+            for k in members {
+                group_of[k.index()] = i as u8;
+            }
+        }
+        let mut class_of = vec![u8::MAX; nk];
+        for (i, (members, _)) in move_classes.iter().enumerate() {
+            for k in members {
+                class_of[k.index()] = i as u8;
+            }
+        }
+        let group_offset = [Color::Black, Color::White].map(|by| {
+            step_groups
+                .iter()
+                .map(|(_, rep)| ((!by).index() * nk + rep.index()) * s)
+                .collect()
+        });
+        let incremental = simple
+            && step_groups.len() <= crate::position::MAX_SETS
+            && move_classes.len() <= crate::position::MAX_SETS;
         Rules {
+            incremental,
+            group_of,
+            class_of,
+            group_offset,
             geometry: g,
             n_base,
             squares: s,
