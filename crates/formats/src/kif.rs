@@ -1,0 +1,694 @@
+//! KIF (`.kif` Shift-JIS, `.kifu` UTF-8) and KI2.
+
+use crate::notation::{japanese_name, mark, parse_japanese, parse_japanese_piece, to_japanese};
+use crate::record::{
+    mode_for, sfen_sans_number, Comment, EndReason, GameResult, ParseError, Record,
+};
+use banmen_rules::{Bb128, Color, Kind, Piece, Position, Square, Variant, VariantName};
+
+const NUMS: [&str; 19] = [
+    "", "", "二", "三", "四", "五", "六", "七", "八", "九", "十", "十一", "十二", "十三", "十四",
+    "十五", "十六", "十七", "十八",
+];
+
+fn kanji_number(s: &str) -> Option<u32> {
+    if s.is_empty() {
+        return Some(1);
+    }
+    if s == "一" {
+        return Some(1);
+    }
+    NUMS.iter()
+        .skip(2)
+        .position(|&x| x == s)
+        .map(|i| i as u32 + 2)
+}
+
+/// One-character names for the board diagram.
+fn diagram_char(code: &str) -> Option<char> {
+    Some(match code {
+        "P" => '歩',
+        "L" => '香',
+        "N" => '桂',
+        "S" => '銀',
+        "G" => '金',
+        "B" => '角',
+        "R" => '飛',
+        "K" => '玉',
+        "+P" => 'と',
+        "+L" => '杏',
+        "+N" => '圭',
+        "+S" => '全',
+        "+B" => '馬',
+        "+R" => '龍',
+        _ => return None,
+    })
+}
+
+/// The terminal word of a result, if KIF has one (the side to move is `to_move`).
+fn terminal_word(r: GameResult, to_move: Color) -> Option<&'static str> {
+    let mover_wins = r.winner == Some(to_move);
+    let mover_loses = r.winner == Some(!to_move);
+    Some(match r.reason {
+        EndReason::Resignation if mover_loses => "投了",
+        EndReason::Checkmate if mover_loses => "詰み",
+        EndReason::Repetition | EndReason::PerpetualCheck => "千日手",
+        EndReason::Impasse if r.winner.is_none() => "持将棋",
+        EndReason::Abort => "中断",
+        EndReason::IllegalMove if mover_wins => "反則勝ち",
+        EndReason::IllegalMove if mover_loses => "反則負け",
+        EndReason::Declaration if mover_wins => "入玉勝ち",
+        EndReason::Timeout if mover_loses => "切れ負け",
+        _ => return None,
+    })
+}
+
+fn side_name(c: Color, handicap: bool) -> &'static str {
+    match (c, handicap) {
+        (Color::Black, false) => "先手",
+        (Color::White, false) => "後手",
+        (Color::Black, true) => "下手",
+        (Color::White, true) => "上手",
+    }
+}
+
+fn hand_text(pos: &Position<Bb128>, c: Color) -> String {
+    let rules = pos.rules();
+    let mut s = String::new();
+    for k in 0..rules.n_base {
+        let n = pos.hand_count(c, Kind(k as u8)) as usize;
+        if n == 0 {
+            continue;
+        }
+        let name = japanese_name(&rules.kinds[k].code).unwrap_or("？");
+        s.push_str(name);
+        s.push_str(NUMS.get(n).copied().unwrap_or("十八"));
+        s.push('　');
+    }
+    if s.is_empty() {
+        "なし".into()
+    } else {
+        s
+    }
+}
+
+fn diagram(pos: &Position<Bb128>, handicap: bool) -> Result<String, String> {
+    let g = pos.rules().geometry;
+    let mut s = format!(
+        "{}の持駒：{}\n",
+        side_name(Color::White, handicap),
+        hand_text(pos, Color::White)
+    );
+    s.push_str("  ９ ８ ７ ６ ５ ４ ３ ２ １\n+---------------------------+\n");
+    const RANKS: [char; 9] = ['一', '二', '三', '四', '五', '六', '七', '八', '九'];
+    for (r, rank) in RANKS.iter().enumerate() {
+        s.push('|');
+        for f in (1..=9).rev() {
+            let sq = g.square(f, r as i32).ok_or("off board")?;
+            match pos.piece_at(sq) {
+                None => s.push_str(" ・"),
+                Some(p) => {
+                    s.push(if p.color == Color::White { 'v' } else { ' ' });
+                    let code = &pos.rules().kind(p.kind).code;
+                    s.push(diagram_char(code).ok_or_else(|| {
+                        format!("a KIF board diagram has no character for {code}")
+                    })?);
+                }
+            }
+        }
+        s.push('|');
+        s.push(*rank);
+        s.push('\n');
+    }
+    s.push_str("+---------------------------+\n");
+    s.push_str(&format!(
+        "{}の持駒：{}\n",
+        side_name(Color::Black, handicap),
+        hand_text(pos, Color::Black)
+    ));
+    if pos.side_to_move() == Color::White {
+        s.push_str(&format!("{}番\n", side_name(Color::White, handicap)));
+    }
+    Ok(s)
+}
+
+fn header_block(record: &Record, start: &Position<Bb128>) -> Result<(String, bool), String> {
+    let mut s = String::new();
+    let variant = Variant::get(record.variant).ok_or("unknown variant")?;
+    if record.variant != VariantName::Shogi {
+        s.push_str(&format!("将棋種類：{}\n", record.variant));
+    }
+    if !record.rules.is_empty() {
+        s.push_str(&format!("ルール：{}\n", record.rules));
+    }
+    let hd = &record.headers;
+    if let Some(d) = &hd.start_date {
+        s.push_str(&format!("開始日時：{d}\n"));
+    }
+    if let Some(e) = &hd.event {
+        s.push_str(&format!("棋戦：{e}\n"));
+    }
+    for (k, v) in &hd.other {
+        s.push_str(&format!("{k}：{v}\n"));
+    }
+    let start_key = sfen_sans_number(&record.start);
+    let handicap = variant
+        .handicaps
+        .iter()
+        .find(|h| sfen_sans_number(h.sfen) == start_key);
+    let even = sfen_sans_number(variant.start_sfen) == start_key;
+    let is_handicap = handicap.is_some();
+    if even {
+        s.push_str("手合割：平手\n");
+    } else if let Some(h) = handicap {
+        s.push_str(&format!("手合割：{}\n", h.japanese));
+    } else if record.variant == VariantName::Shogi {
+        s.push_str(&diagram(start, false)?);
+    } else {
+        s.push_str(&format!("SFEN：{}\n", record.start));
+    }
+    if let Some(b) = &hd.black {
+        s.push_str(&format!("{}：{b}\n", side_name(Color::Black, is_handicap)));
+    }
+    if let Some(w) = &hd.white {
+        s.push_str(&format!("{}：{w}\n", side_name(Color::White, is_handicap)));
+    }
+    for c in record.comments_at(0) {
+        s.push_str(&format!("*{c}\n"));
+    }
+    Ok((s, is_handicap))
+}
+
+fn summary(record: &Record, end: &Position<Bb128>, handicap: bool) -> Option<String> {
+    let r = record.result?;
+    let n = record.moves.len();
+    Some(match r.winner {
+        Some(w) => format!("まで{n}手で{}の勝ち\n", side_name(w, handicap)),
+        None if matches!(r.reason, EndReason::Repetition) => format!("まで{n}手で千日手\n"),
+        None if r.reason == EndReason::Impasse => format!("まで{n}手で持将棋\n"),
+        None if r.reason == EndReason::Abort => format!("まで{n}手で中断\n"),
+        None => {
+            let _ = end;
+            return None;
+        }
+    })
+}
+
+fn clock(secs: u32) -> String {
+    format!("{:02}:{:02}:{:02}", secs / 3600, secs / 60 % 60, secs % 60)
+}
+
+/// Writes KIF (as text; [`crate::write`] encodes `.kif` as Shift-JIS).
+///
+/// # Errors
+/// Illegal moves, or a game KIF cannot show.
+pub fn write_kif(record: &Record) -> Result<String, String> {
+    let (mut pos, moves) = record.replay_9x9()?;
+    let (mut s, handicap) = header_block(record, &pos)?;
+    s.push_str("手数----指手---------消費時間--\n");
+    let mut prev = None;
+    let mut total = [0u32; 2];
+    for (i, &m) in moves.iter().enumerate() {
+        let text = to_japanese(&pos, m, prev, true);
+        let t = record.time(i).unwrap_or(0);
+        let side = pos.side_to_move().index();
+        total[side] += t;
+        let width: usize = text.chars().map(|c| if c.is_ascii() { 1 } else { 2 }).sum();
+        let pad = " ".repeat(14usize.saturating_sub(width));
+        s.push_str(&format!(
+            "{:>4} {text}{pad}({:>2}:{:02}/{})\n",
+            i + 1,
+            t / 60,
+            t % 60,
+            clock(total[side])
+        ));
+        for c in record.comments_at(i + 1) {
+            s.push_str(&format!("*{c}\n"));
+        }
+        prev = Some(m.to());
+        pos.make_move(m);
+    }
+    if let Some(word) = record
+        .result
+        .and_then(|r| terminal_word(r, pos.side_to_move()))
+    {
+        s.push_str(&format!("{:>4} {word}\n", moves.len() + 1));
+    }
+    if let Some(line) = summary(record, &pos, handicap) {
+        s.push_str(&line);
+    }
+    Ok(s)
+}
+
+/// Writes KI2: KIF headers, then Japanese moves without origins, six a line.
+///
+/// # Errors
+/// Illegal moves, or a game KI2 cannot show.
+pub fn write_ki2(record: &Record) -> Result<String, String> {
+    let (mut pos, moves) = record.replay_9x9()?;
+    let (mut s, handicap) = header_block(record, &pos)?;
+    let mut prev = None;
+    let mut line: Vec<String> = Vec::new();
+    for (i, &m) in moves.iter().enumerate() {
+        line.push(format!(
+            "{}{}",
+            mark(pos.side_to_move()),
+            to_japanese(&pos, m, prev, false)
+        ));
+        let comments: Vec<&str> = record.comments_at(i + 1).collect();
+        if line.len() == 6 || !comments.is_empty() {
+            s.push_str(&line.join("    "));
+            s.push('\n');
+            line.clear();
+        }
+        for c in comments {
+            s.push_str(&format!("*{c}\n"));
+        }
+        prev = Some(m.to());
+        pos.make_move(m);
+    }
+    if !line.is_empty() {
+        s.push_str(&line.join("    "));
+        s.push('\n');
+    }
+    match (record.result, summary(record, &pos, handicap)) {
+        (Some(r), Some(text)) if terminal_word(r, pos.side_to_move()).is_some() => {
+            // KI2 has no terminal move line: the summary carries the reason.
+            let word = terminal_word(r, pos.side_to_move()).unwrap_or("");
+            s.push_str(&text);
+            s.push_str(&format!("*終局：{word}\n"));
+        }
+        (_, Some(text)) => s.push_str(&text),
+        _ => {}
+    }
+    Ok(s)
+}
+
+struct Reader {
+    rec: Record,
+    board: Option<Vec<Option<Piece>>>,
+    hands: [Vec<(Kind, u32)>; 2],
+    white_to_move: bool,
+    pos: Option<Position<Bb128>>,
+    prev: Option<Square>,
+    times: Vec<Option<u32>>,
+    terminal: Option<(usize, String)>,
+}
+
+impl Reader {
+    fn rules(&self, n: usize) -> Result<&'static banmen_rules::Rules<Bb128>, ParseError> {
+        self.rec.rules_9x9().map_err(|e| ParseError::new(n, e))
+    }
+
+    /// The position at the first move: built from the diagram if there was one.
+    fn start(&mut self, n: usize) -> Result<&mut Position<Bb128>, ParseError> {
+        if self.pos.is_none() {
+            if let Some(board) = &self.board {
+                let rules = self.rules(n)?;
+                let mut sfen = String::new();
+                for r in 0..9 {
+                    if r > 0 {
+                        sfen.push('/');
+                    }
+                    let mut empty = 0;
+                    for i in 0..9 {
+                        match board.get(r * 9 + i).copied().flatten() {
+                            None => empty += 1,
+                            Some(p) => {
+                                if empty > 0 {
+                                    sfen.push_str(&empty.to_string());
+                                    empty = 0;
+                                }
+                                let code = &rules.kind(p.kind).code;
+                                sfen.push_str(&if p.color == Color::White {
+                                    code.to_ascii_lowercase()
+                                } else {
+                                    code.clone()
+                                });
+                            }
+                        }
+                    }
+                    if empty > 0 {
+                        sfen.push_str(&empty.to_string());
+                    }
+                }
+                sfen.push(' ');
+                sfen.push(if self.white_to_move { 'w' } else { 'b' });
+                sfen.push(' ');
+                let mut hand = String::new();
+                for (c, list) in self.hands.iter().enumerate() {
+                    for &(k, count) in list {
+                        if count > 1 {
+                            hand.push_str(&count.to_string());
+                        }
+                        let code = &rules.kind(k).code;
+                        hand.push_str(&if c == 1 {
+                            code.to_ascii_lowercase()
+                        } else {
+                            code.clone()
+                        });
+                    }
+                }
+                sfen.push_str(if hand.is_empty() { "-" } else { &hand });
+                sfen.push_str(" 1");
+                self.rec.start = sfen;
+            } else if self.white_to_move {
+                // 後手番 without a diagram: the same board, White to move.
+                let mut f: Vec<String> = self
+                    .rec
+                    .start
+                    .split_whitespace()
+                    .map(String::from)
+                    .collect();
+                if f.len() >= 2 {
+                    f[1] = "w".into();
+                }
+                self.rec.start = f.join(" ");
+            }
+            let rules = self.rules(n)?;
+            let p = Position::from_sfen(rules, &self.rec.start, mode_for(&self.rec.start))
+                .map_err(|e| ParseError::new(n, format!("start position: {e}")))?;
+            self.pos = Some(p);
+        }
+        self.pos
+            .as_mut()
+            .ok_or_else(|| ParseError::new(n, "no position"))
+    }
+
+    fn play(&mut self, n: usize, text: &str) -> Result<(), ParseError> {
+        if self.terminal.is_some() {
+            return Err(ParseError::new(n, "a move after the end of the game"));
+        }
+        let prev = self.prev;
+        let pos = self.start(n)?;
+        let m = parse_japanese(pos, text, prev).map_err(|e| ParseError::new(n, e))?;
+        let usi = pos.move_to_usi(m);
+        pos.make_move(m);
+        self.prev = Some(m.to());
+        self.rec.moves.push(usi);
+        Ok(())
+    }
+
+    fn header(&mut self, n: usize, key: &str, value: &str) -> Result<(), ParseError> {
+        let v = value.trim().to_string();
+        match key.trim() {
+            "手合割" => {
+                let variant = Variant::get(self.rec.variant)
+                    .ok_or_else(|| ParseError::new(n, "unknown variant"))?;
+                if v == "平手" {
+                    self.rec.start = variant.start_sfen.to_string();
+                } else if let Some(h) = variant.handicap(&v) {
+                    self.rec.start = h.sfen.to_string();
+                } else if v != "その他" && v != "詰将棋" {
+                    return Err(ParseError::new(n, format!("unknown handicap '{v}'")));
+                }
+            }
+            "将棋種類" => {
+                self.rec.variant = v.parse().map_err(|e| ParseError::new(n, format!("{e}")))?;
+                self.rec.start = Variant::get(self.rec.variant)
+                    .map(|x| x.start_sfen.to_string())
+                    .unwrap_or_default();
+            }
+            "ルール" => self.rec.rules = v,
+            "SFEN" => self.rec.start = v,
+            "先手" | "下手" => self.rec.headers.black = Some(v),
+            "後手" | "上手" => self.rec.headers.white = Some(v),
+            "開始日時" => self.rec.headers.start_date = Some(v),
+            "棋戦" => self.rec.headers.event = Some(v),
+            "先手の持駒" | "下手の持駒" | "後手の持駒" | "上手の持駒" => {
+                let c = if key.starts_with('先') || key.starts_with('下') {
+                    0
+                } else {
+                    1
+                };
+                let rules = self.rules(n)?;
+                let mut list = Vec::new();
+                for t in v
+                    .split(['　', ' '])
+                    .filter(|t| !t.is_empty() && *t != "なし")
+                {
+                    let (code, rest) = parse_japanese_piece(t)
+                        .ok_or_else(|| ParseError::new(n, format!("bad hand piece '{t}'")))?;
+                    let k = rules
+                        .kind_by_code(code)
+                        .ok_or_else(|| ParseError::new(n, format!("bad hand piece '{t}'")))?;
+                    let count = kanji_number(rest)
+                        .or_else(|| rest.parse().ok())
+                        .ok_or_else(|| ParseError::new(n, format!("bad count in '{t}'")))?;
+                    list.push((k, count));
+                }
+                self.hands[c] = list;
+            }
+            _ => self.rec.headers.other.push((key.trim().to_string(), v)),
+        }
+        Ok(())
+    }
+
+    fn board_row(&mut self, n: usize, line: &str) -> Result<(), ParseError> {
+        let rules = self.rules(n)?;
+        let inner = line.trim_start_matches('|');
+        let inner = inner.split('|').next().unwrap_or("");
+        let chars: Vec<char> = inner.chars().collect();
+        if chars.len() != 18 {
+            return Err(ParseError::new(n, "a board row must have 9 squares"));
+        }
+        let board = self.board.get_or_insert_with(Vec::new);
+        if board.len() >= 81 {
+            return Err(ParseError::new(n, "more than 9 board rows"));
+        }
+        for cell in chars.chunks(2) {
+            let (side, ch) = (cell[0], cell[1]);
+            if ch == '・' {
+                board.push(None);
+                continue;
+            }
+            let color = match side {
+                'v' | 'V' => Color::White,
+                ' ' | '^' | '　' => Color::Black,
+                _ => return Err(ParseError::new(n, format!("bad square '{side}{ch}'"))),
+            };
+            let (code, _) = parse_japanese_piece(&ch.to_string())
+                .ok_or_else(|| ParseError::new(n, format!("unknown piece '{ch}'")))?;
+            let kind = rules
+                .kind_by_code(code)
+                .ok_or_else(|| ParseError::new(n, format!("unknown piece '{ch}'")))?;
+            board.push(Some(Piece { color, kind }));
+        }
+        Ok(())
+    }
+}
+
+fn parse_time(s: &str) -> Option<u32> {
+    let inner = s.trim().trim_start_matches('(').trim_end_matches(')');
+    let per = inner.split('/').next()?.trim();
+    let (m, sec) = per.split_once(':')?;
+    Some(m.trim().parse::<u32>().ok()? * 60 + sec.trim().parse::<u32>().ok()?)
+}
+
+const TERMINALS: [&str; 13] = [
+    "投了",
+    "中断",
+    "千日手",
+    "詰み",
+    "持将棋",
+    "反則勝ち",
+    "反則負け",
+    "入玉勝ち",
+    "切れ負け",
+    "不詰",
+    "宣言勝ち",
+    "トライ",
+    "詰",
+];
+
+fn read(text: &str) -> Result<Record, ParseError> {
+    let mut r = Reader {
+        rec: Record::new(VariantName::Shogi),
+        board: None,
+        hands: [Vec::new(), Vec::new()],
+        white_to_move: false,
+        pos: None,
+        prev: None,
+        times: Vec::new(),
+        terminal: None,
+    };
+    let mut last_line = 0;
+    for (i, raw) in text.lines().enumerate() {
+        let n = i + 1;
+        last_line = n;
+        let line = raw.trim_end();
+        let t = line.trim();
+        if t.is_empty() || t.starts_with('#') || t.starts_with('&') {
+            continue;
+        }
+        if t.starts_with("変化") {
+            break; // Branches follow the main line; keep the main line only.
+        }
+        if let Some(c) = t.strip_prefix('*') {
+            let ply = r.rec.moves.len();
+            if let Some(word) = c.strip_prefix("終局：") {
+                r.terminal = Some((n, word.trim().to_string()));
+                continue;
+            }
+            r.rec.headers.comments.push(Comment {
+                ply,
+                text: c.to_string(),
+            });
+            continue;
+        }
+        if t.starts_with("手数")
+            || t.starts_with("+--")
+            || t.starts_with('９')
+            || t.starts_with("まで")
+        {
+            continue;
+        }
+        if t.starts_with('|') {
+            r.board_row(n, t)?;
+            continue;
+        }
+        if matches!(t, "後手番" | "上手番") {
+            r.white_to_move = true;
+            continue;
+        }
+        if matches!(t, "先手番" | "下手番") {
+            continue;
+        }
+        if t.starts_with(['▲', '△', '☗', '☖']) {
+            let mut cur = String::new();
+            for ch in t.chars() {
+                if matches!(ch, '▲' | '△' | '☗' | '☖') && !cur.trim().is_empty() {
+                    r.play(n, cur.trim())?;
+                    cur.clear();
+                }
+                cur.push(ch);
+            }
+            if !cur.trim().is_empty() {
+                r.play(n, cur.trim())?;
+            }
+            continue;
+        }
+        if t.starts_with(|c: char| c.is_ascii_digit()) {
+            let (num, rest) = t.split_at(t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len()));
+            let expected = r.rec.moves.len() + 1;
+            if num.parse::<usize>().ok() != Some(expected) {
+                return Err(ParseError::new(
+                    n,
+                    format!("expected move number {expected}, found '{num}'"),
+                ));
+            }
+            let rest = rest.trim_start().trim_end_matches('+').trim_end();
+            let (mv, time) = match rest
+                .find("( ")
+                .or_else(|| rest.rfind("  ("))
+                .or_else(|| rest.rfind(" ("))
+            {
+                Some(at) if rest[at..].contains('/') || rest[at..].contains(':') => {
+                    (rest[..at].trim(), Some(&rest[at..]))
+                }
+                _ => (rest, None),
+            };
+            if let Some(word) = TERMINALS.iter().find(|w| mv.starts_with(**w)) {
+                r.terminal = Some((n, word.to_string()));
+                continue;
+            }
+            if mv.is_empty() {
+                return Err(ParseError::new(n, "a move number without a move"));
+            }
+            r.play(n, mv)?;
+            r.times.push(time.and_then(parse_time));
+            continue;
+        }
+        if let Some((k, v)) = t.split_once('：') {
+            if r.pos.is_some() {
+                // A header after the moves (e.g. 終了日時): keep it.
+                r.rec.headers.other.push((k.to_string(), v.to_string()));
+                continue;
+            }
+            r.header(n, k, v)?;
+            continue;
+        }
+        return Err(ParseError::new(n, format!("cannot read '{t}'")));
+    }
+    if let Some(b) = &r.board {
+        if b.len() != 81 {
+            return Err(ParseError::new(
+                last_line,
+                "the board diagram does not have 9 rows",
+            ));
+        }
+    }
+    r.start(last_line.max(1))?;
+    let pos = r
+        .pos
+        .take()
+        .ok_or_else(|| ParseError::new(last_line, "no position"))?;
+    let to_move = pos.side_to_move();
+    let mut rec = r.rec;
+    if r.times.iter().any(|t| t.is_some_and(|x| x > 0)) {
+        rec.times = r.times;
+    }
+    let by_rules = rec.rules_result();
+    rec.result = match r.terminal {
+        None => by_rules,
+        Some((_, w)) => Some(match w.as_str() {
+            "投了" => GameResult {
+                winner: Some(!to_move),
+                reason: EndReason::Resignation,
+            },
+            "詰み" | "詰" => GameResult {
+                winner: Some(!to_move),
+                reason: EndReason::Checkmate,
+            },
+            "千日手" => by_rules.unwrap_or(GameResult {
+                winner: None,
+                reason: EndReason::Repetition,
+            }),
+            "持将棋" => GameResult {
+                winner: None,
+                reason: EndReason::Impasse,
+            },
+            "中断" | "不詰" => GameResult {
+                winner: None,
+                reason: EndReason::Abort,
+            },
+            "反則勝ち" => GameResult {
+                winner: Some(to_move),
+                reason: EndReason::IllegalMove,
+            },
+            "反則負け" => GameResult {
+                winner: Some(!to_move),
+                reason: EndReason::IllegalMove,
+            },
+            "入玉勝ち" | "宣言勝ち" => GameResult {
+                winner: Some(to_move),
+                reason: EndReason::Declaration,
+            },
+            "トライ" => GameResult {
+                winner: Some(to_move),
+                reason: EndReason::Try,
+            },
+            _ => GameResult {
+                winner: Some(!to_move),
+                reason: EndReason::Timeout,
+            },
+        }),
+    };
+    Ok(rec)
+}
+
+/// Reads KIF (text already decoded).
+///
+/// # Errors
+/// The first problem, with its line.
+pub fn read_kif(text: &str) -> Result<Record, ParseError> {
+    read(text)
+}
+
+/// Reads KI2 (text already decoded).
+///
+/// # Errors
+/// The first problem, with its line.
+pub fn read_ki2(text: &str) -> Result<Record, ParseError> {
+    read(text)
+}

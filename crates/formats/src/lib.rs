@@ -1,0 +1,222 @@
+//! Game records for Banmen: KIF (`.kif` Shift-JIS, `.kifu` UTF-8), KI2, CSA
+//! (V2.2 and V3.0), SFEN and USI `position` lines, and move text in Japanese
+//! (`▲７六歩`, `△同　角成`, `▲５八金右`) and Western (Hodges: `P-7f`,
+//! `Bx8h+`, `G6i-5h`) notation.
+//!
+//! Readers are lenient and report the first problem with its line number;
+//! writers are canonical. Nothing here panics on bad input.
+//!
+//! ```
+//! use banmen_formats::{read, write, Format};
+//! let rec = read(b"position startpos moves 7g7f 3c3d 8h2b+", None).unwrap();
+//! let kif = write(&rec, Format::Kifu).unwrap();
+//! let text = String::from_utf8(kif).unwrap();
+//! assert!(text.contains("２二角成(88)"));
+//! assert_eq!(read(text.as_bytes(), Some(Format::Kifu)).unwrap().moves, rec.moves);
+//! ```
+
+pub mod csa;
+pub mod kif;
+pub mod notation;
+pub mod record;
+pub mod sfen;
+mod text;
+
+pub use record::{Comment, EndReason, GameResult, Headers, ParseError, Record};
+
+use std::fmt;
+use std::str::FromStr;
+
+/// A record format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Format {
+    /// KIF in Shift-JIS (`.kif`).
+    Kif,
+    /// KIF in UTF-8 (`.kifu`).
+    Kifu,
+    /// KI2: Japanese moves without origins (UTF-8).
+    Ki2,
+    /// CSA V2.2 (V3.0 read too).
+    Csa,
+    /// `sfen <start> moves ...`.
+    Sfen,
+    /// `position startpos|sfen ... moves ...` (with `setoption name USI_Variant` for other games).
+    Usi,
+    /// Western (Hodges) move list with `[Key "value"]` headers.
+    Western,
+    /// Japanese move list with `[Key "value"]` headers.
+    Japanese,
+}
+
+impl Format {
+    /// All formats.
+    pub const ALL: [Format; 8] = [
+        Format::Kif,
+        Format::Kifu,
+        Format::Ki2,
+        Format::Csa,
+        Format::Sfen,
+        Format::Usi,
+        Format::Western,
+        Format::Japanese,
+    ];
+
+    /// The name used on the command line.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Format::Kif => "kif",
+            Format::Kifu => "kifu",
+            Format::Ki2 => "ki2",
+            Format::Csa => "csa",
+            Format::Sfen => "sfen",
+            Format::Usi => "usi",
+            Format::Western => "western",
+            Format::Japanese => "japanese",
+        }
+    }
+
+    /// The format a file name's extension suggests.
+    pub fn from_extension(path: &str) -> Option<Format> {
+        let ext = path.rsplit_once('.')?.1.to_ascii_lowercase();
+        match ext.as_str() {
+            "kif" => Some(Format::Kif),
+            "kifu" => Some(Format::Kifu),
+            "ki2" | "ki2u" => Some(Format::Ki2),
+            "csa" => Some(Format::Csa),
+            "sfen" => Some(Format::Sfen),
+            "usi" => Some(Format::Usi),
+            _ => None,
+        }
+    }
+
+    /// Guesses the format of a record from its content.
+    pub fn guess(bytes: &[u8]) -> Format {
+        let text = text::decode(bytes).0;
+        let mut kif_like = false;
+        for line in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
+            if line.starts_with("position ") || line.starts_with("setoption ") {
+                return Format::Usi;
+            }
+            if line.starts_with("sfen ") || line.starts_with("startpos") {
+                return Format::Sfen;
+            }
+            if line.starts_with("'CSA")
+                || line.starts_with("V2")
+                || line.starts_with("V3")
+                || line == "PI"
+                || line.starts_with("P1")
+                || line.starts_with("N+")
+                || line.starts_with("+")
+                    && line.len() >= 7
+                    && line[1..].bytes().take(4).all(|b| b.is_ascii_digit())
+            {
+                return Format::Csa;
+            }
+            if line.starts_with('[') {
+                // Headers of the move-list formats: decide by the moves.
+                continue;
+            }
+            if line.starts_with("手数") {
+                return Format::Kifu;
+            }
+            let body =
+                line.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.' || c == ' ');
+            if body.starts_with(['▲', '△', '☗', '☖']) {
+                return if kif_like {
+                    Format::Ki2
+                } else {
+                    Format::Japanese
+                };
+            }
+            if line.contains('：') {
+                kif_like = true;
+                continue;
+            }
+            if line.starts_with("+-") || line.starts_with('|') || line.starts_with('９') {
+                kif_like = true;
+                continue;
+            }
+            if line.starts_with('#') || line.starts_with('*') {
+                continue;
+            }
+            if line.split_whitespace().count() == 4
+                && line.split('/').count() >= 9
+                && !line.contains(' ')
+            {
+                return Format::Sfen;
+            }
+            if line.split_whitespace().count() >= 3 && line.split('/').count() >= 9 {
+                return Format::Sfen;
+            }
+            if line
+                .trim_start_matches(|c: char| c.is_ascii_digit() || c == '.' || c == ' ')
+                .starts_with(|c: char| c.is_ascii_uppercase() || c == '+')
+            {
+                return Format::Western;
+            }
+            if kif_like && line.trim_start().starts_with(|c: char| c.is_ascii_digit()) {
+                return Format::Kifu;
+            }
+        }
+        if kif_like {
+            Format::Kifu
+        } else {
+            Format::Sfen
+        }
+    }
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for Format {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        Format::ALL
+            .into_iter()
+            .find(|f| f.as_str() == s.to_ascii_lowercase())
+            .ok_or_else(|| {
+                format!("unknown format '{s}' (kif, kifu, ki2, csa, sfen, usi, western, japanese)")
+            })
+    }
+}
+
+/// Reads a record; `format` `None` guesses it from the content. KIF and KI2
+/// accept Shift-JIS and UTF-8 alike.
+///
+/// # Errors
+/// The first problem, with its line number.
+pub fn read(bytes: &[u8], format: Option<Format>) -> Result<Record, ParseError> {
+    let format = format.unwrap_or_else(|| Format::guess(bytes));
+    let (text, _) = text::decode(bytes);
+    match format {
+        Format::Kif | Format::Kifu => kif::read_kif(&text),
+        Format::Ki2 => kif::read_ki2(&text),
+        Format::Csa => csa::read(&text),
+        Format::Sfen | Format::Usi => sfen::read(&text),
+        Format::Western => notation::read_list(&text, notation::Style::Western),
+        Format::Japanese => notation::read_list(&text, notation::Style::Japanese),
+    }
+}
+
+/// Writes a record. `.kif` is Shift-JIS; everything else is UTF-8.
+///
+/// # Errors
+/// The record's moves are not legal, or the format cannot express the game
+/// (KIF, KI2 and CSA are for 9x9 games; CSA and the Shift-JIS KIF for standard shogi only).
+pub fn write(record: &Record, format: Format) -> Result<Vec<u8>, String> {
+    let text = match format {
+        Format::Kif => return kif::write_kif(record).and_then(|s| text::encode_sjis(&s)),
+        Format::Kifu => kif::write_kif(record)?,
+        Format::Ki2 => kif::write_ki2(record)?,
+        Format::Csa => csa::write(record)?,
+        Format::Sfen => sfen::write_sfen(record)?,
+        Format::Usi => sfen::write_usi(record)?,
+        Format::Western => notation::write_list(record, notation::Style::Western)?,
+        Format::Japanese => notation::write_list(record, notation::Style::Japanese)?,
+    };
+    Ok(text.into_bytes())
+}

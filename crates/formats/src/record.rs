@@ -1,0 +1,309 @@
+//! The record type: a game's variant, start, moves, result and headers.
+
+use banmen_rules::{
+    rules_9x9_with, rules_for, AnyRules, Bb128, BitBoard, Color, Game, GameOptions, Outcome,
+    Position, Reason, Rules, SfenMode, VariantName,
+};
+use std::fmt;
+
+/// A problem reading a record: the line (1-based; 0 when not tied to a line) and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseError {
+    /// The line, 1-based.
+    pub line: usize,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl ParseError {
+    pub(crate) fn new(line: usize, message: impl Into<String>) -> Self {
+        ParseError {
+            line,
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "line {}: {}", self.line, self.message)
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+/// Why a recorded game ended. Covers the rules' [`Reason`]s and the endings
+/// only records know (abort, time, illegal move).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum EndReason {
+    /// Resignation (`投了`, `%TORYO`).
+    Resignation,
+    /// Checkmate (`詰み`, `%TSUMI`).
+    Checkmate,
+    /// No legal move, not in check.
+    NoLegalMoves,
+    /// Fourfold repetition, a draw (`千日手`, `%SENNICHITE`).
+    Repetition,
+    /// Fourfold repetition lost by the side giving perpetual check.
+    PerpetualCheck,
+    /// A winning entering-king declaration (`入玉勝ち`, `%KACHI`).
+    Declaration,
+    /// Impasse (`持将棋`, `%JISHOGI`).
+    Impasse,
+    /// The king reached the try square.
+    Try,
+    /// The ply limit.
+    MaxMoves,
+    /// The game was stopped (`中断`, `%CHUDAN`).
+    Abort,
+    /// An illegal move (`反則勝ち`, `反則負け`, `%ILLEGAL_MOVE`).
+    IllegalMove,
+    /// Time ran out (`切れ負け`, `%TIME_UP`).
+    Timeout,
+    /// The king was captured.
+    KingCaptured,
+    /// Perpetual chasing lost.
+    PerpetualChase,
+    /// A draw by agreement (`%HIKIWAKE`).
+    Draw,
+}
+
+impl EndReason {
+    /// A stable lower-case name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EndReason::Resignation => "resignation",
+            EndReason::Checkmate => "checkmate",
+            EndReason::NoLegalMoves => "no-legal-moves",
+            EndReason::Repetition => "repetition",
+            EndReason::PerpetualCheck => "perpetual-check",
+            EndReason::Declaration => "declaration",
+            EndReason::Impasse => "impasse",
+            EndReason::Try => "try",
+            EndReason::MaxMoves => "max-moves",
+            EndReason::Abort => "abort",
+            EndReason::IllegalMove => "illegal-move",
+            EndReason::Timeout => "timeout",
+            EndReason::KingCaptured => "king-captured",
+            EndReason::PerpetualChase => "perpetual-chase",
+            EndReason::Draw => "draw",
+        }
+    }
+
+    /// Parses [`EndReason::as_str`].
+    pub fn parse(s: &str) -> Option<EndReason> {
+        use EndReason::*;
+        [
+            Resignation,
+            Checkmate,
+            NoLegalMoves,
+            Repetition,
+            PerpetualCheck,
+            Declaration,
+            Impasse,
+            Try,
+            MaxMoves,
+            Abort,
+            IllegalMove,
+            Timeout,
+            KingCaptured,
+            PerpetualChase,
+            Draw,
+        ]
+        .into_iter()
+        .find(|r| r.as_str() == s)
+    }
+}
+
+impl From<Reason> for EndReason {
+    fn from(r: Reason) -> Self {
+        match r {
+            Reason::Checkmate => EndReason::Checkmate,
+            Reason::NoLegalMoves => EndReason::NoLegalMoves,
+            Reason::Repetition => EndReason::Repetition,
+            Reason::PerpetualCheck => EndReason::PerpetualCheck,
+            Reason::Declaration => EndReason::Declaration,
+            Reason::ImpassePoints => EndReason::Impasse,
+            Reason::Try => EndReason::Try,
+            Reason::MaxMoves => EndReason::MaxMoves,
+            Reason::Resignation => EndReason::Resignation,
+            Reason::KingCaptured => EndReason::KingCaptured,
+            Reason::PerpetualChase => EndReason::PerpetualChase,
+        }
+    }
+}
+
+/// How a recorded game ended: the winner (`None`: draw or no result) and why.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct GameResult {
+    /// The winner; `None` for a draw or an aborted game.
+    pub winner: Option<Color>,
+    /// Why.
+    pub reason: EndReason,
+}
+
+impl From<Outcome> for GameResult {
+    fn from(o: Outcome) -> Self {
+        GameResult {
+            winner: o.winner,
+            reason: o.reason.into(),
+        }
+    }
+}
+
+/// A comment attached after ply `ply` (0 = before the first move).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Comment {
+    /// The ply it follows.
+    pub ply: usize,
+    /// The text, one line.
+    pub text: String,
+}
+
+/// Who played, when, where, and free comments.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct Headers {
+    /// Black (sente; shitate in handicap games).
+    pub black: Option<String>,
+    /// White (gote; uwate in handicap games).
+    pub white: Option<String>,
+    /// Start date and time as written (`2024/01/02 10:00:00`).
+    pub start_date: Option<String>,
+    /// Event (`棋戦`, `$EVENT`).
+    pub event: Option<String>,
+    /// Other headers, in order.
+    pub other: Vec<(String, String)>,
+    /// Comments.
+    pub comments: Vec<Comment>,
+}
+
+/// A game record.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Record {
+    /// The game.
+    pub variant: VariantName,
+    /// Rule options as `--rules` takes them (`flying-cannon=leap`); empty for defaults.
+    pub rules: String,
+    /// The start position as SFEN.
+    pub start: String,
+    /// The moves, as USI.
+    pub moves: Vec<String>,
+    /// Seconds spent on each move, where known (empty, or one per move).
+    pub times: Vec<Option<u32>>,
+    /// The result, if the game ended.
+    pub result: Option<GameResult>,
+    /// Players, dates, comments.
+    pub headers: Headers,
+}
+
+impl Record {
+    /// An empty record of standard shogi from the start position.
+    pub fn new(variant: VariantName) -> Record {
+        let start = banmen_rules::Variant::get(variant)
+            .map(|v| v.start_sfen.to_string())
+            .unwrap_or_default();
+        Record {
+            variant,
+            rules: String::new(),
+            start,
+            moves: Vec::new(),
+            times: Vec::new(),
+            result: None,
+            headers: Headers::default(),
+        }
+    }
+
+    /// The rules of a 9x9 record.
+    ///
+    /// # Errors
+    /// The variant is not a 9x9 game or the options are unknown.
+    pub fn rules_9x9(&self) -> Result<&'static Rules<Bb128>, String> {
+        rules_9x9_with(self.variant, &self.rules).map_err(|e| e.to_string())
+    }
+
+    /// Replays the moves on a 9x9 board: the start position and each move.
+    ///
+    /// # Errors
+    /// The start position or a move is not legal (the ply is named).
+    pub fn replay_9x9(&self) -> Result<(Position<Bb128>, Vec<banmen_rules::Move>), String> {
+        let rules = self.rules_9x9()?;
+        replay(rules, &self.start, &self.moves)
+    }
+
+    /// Checks that the start position and every move are legal, on any board.
+    ///
+    /// # Errors
+    /// The first problem.
+    pub fn validate(&self) -> Result<(), String> {
+        match rules_for(self.variant, &self.rules).map_err(|e| e.to_string())? {
+            AnyRules::Nine(r) => replay(r, &self.start, &self.moves).map(|_| ()),
+            AnyRules::Seventeen(r) => replay(r, &self.start, &self.moves).map(|_| ()),
+        }
+    }
+
+    /// The result the rules give for the moves (checkmate, repetition...), if any.
+    pub fn rules_result(&self) -> Option<GameResult> {
+        fn go<B: BitBoard>(rules: &'static Rules<B>, rec: &Record) -> Option<GameResult> {
+            let start = Position::from_sfen(rules, &rec.start, mode_for(&rec.start)).ok()?;
+            let mut game = Game::new(start, GameOptions::default());
+            for m in &rec.moves {
+                game.play_usi(m).ok()?;
+            }
+            game.outcome().map(GameResult::from)
+        }
+        match rules_for(self.variant, &self.rules).ok()? {
+            AnyRules::Nine(r) => go(r, self),
+            AnyRules::Seventeen(r) => go(r, self),
+        }
+    }
+
+    /// The comments after ply `ply`.
+    pub fn comments_at(&self, ply: usize) -> impl Iterator<Item = &str> {
+        self.headers
+            .comments
+            .iter()
+            .filter(move |c| c.ply == ply)
+            .map(|c| c.text.as_str())
+    }
+
+    /// The time of move `i` (0-based).
+    pub fn time(&self, i: usize) -> Option<u32> {
+        self.times.get(i).copied().flatten()
+    }
+}
+
+/// Tsume positions (no attacker king) are accepted as such.
+pub(crate) fn mode_for(sfen: &str) -> SfenMode {
+    let board = sfen.split_whitespace().next().unwrap_or("");
+    if board.contains('K') && board.contains('k') || sfen.trim() == "startpos" {
+        SfenMode::Strict
+    } else {
+        SfenMode::Tsume
+    }
+}
+
+/// Parses `start` and plays `moves`.
+pub(crate) fn replay<B: BitBoard>(
+    rules: &'static Rules<B>,
+    start: &str,
+    moves: &[String],
+) -> Result<(Position<B>, Vec<banmen_rules::Move>), String> {
+    let mut pos = Position::from_sfen(rules, start, mode_for(start))
+        .map_err(|e| format!("start position: {e}"))?;
+    let start_pos = pos.clone();
+    let mut out = Vec::with_capacity(moves.len());
+    for (i, text) in moves.iter().enumerate() {
+        let m = pos
+            .parse_move(text)
+            .map_err(|e| format!("move {} ({text}): {e}", i + 1))?;
+        pos.make_move(m);
+        out.push(m);
+    }
+    Ok((start_pos, out))
+}
+
+/// The SFEN of a position without its move number, for comparing start positions.
+pub(crate) fn sfen_sans_number(sfen: &str) -> String {
+    let fields: Vec<&str> = sfen.split_whitespace().collect();
+    fields.iter().take(3).copied().collect::<Vec<_>>().join(" ")
+}
