@@ -214,7 +214,7 @@ pub fn write_kif(record: &Record) -> Result<String, String> {
         let side = pos.side_to_move().index();
         total[side] += t;
         let width: usize = text.chars().map(|c| if c.is_ascii() { 1 } else { 2 }).sum();
-        let pad = " ".repeat(14usize.saturating_sub(width));
+        let pad = " ".repeat(14usize.saturating_sub(width).max(1));
         s.push_str(&format!(
             "{:>4} {text}{pad}({:>2}:{:02}/{})\n",
             i + 1,
