@@ -2,6 +2,7 @@
 
 mod bench;
 mod board_text;
+mod convert;
 mod matchrun;
 mod perft;
 mod setup;
@@ -30,6 +31,8 @@ enum Command {
     Bench(bench::BenchArgs),
     /// Play a match between two USI engines, adjudicated by the rules.
     Match(matchrun::MatchArgs),
+    /// Convert a game record between KIF, KI2, CSA, SFEN, USI, Western and Japanese notation.
+    Convert(convert::ConvertArgs),
 }
 
 fn main() -> ExitCode {
@@ -40,6 +43,7 @@ fn main() -> ExitCode {
         Command::Usi => usi::run(),
         Command::Bench(args) => bench::run(&args),
         Command::Match(args) => matchrun::run(&args),
+        Command::Convert(args) => convert::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,0 +1,47 @@
+//! `banmen convert`: game records from one format to another.
+
+use banmen_formats::{read, write, Format};
+use clap::Args;
+use std::io::{Read, Write};
+
+/// Arguments of `banmen convert`.
+#[derive(Args, Debug)]
+pub struct ConvertArgs {
+    /// The record to read (`-` = stdin).
+    pub input: String,
+    /// Its format (kif, kifu, ki2, csa, sfen, usi, western, japanese); guessed
+    /// from the extension or the content when absent.
+    #[arg(long)]
+    pub from: Option<String>,
+    /// The format to write.
+    #[arg(long)]
+    pub to: String,
+    /// Write here instead of stdout.
+    #[arg(long)]
+    pub out: Option<String>,
+}
+
+/// Runs `banmen convert`.
+pub fn run(args: &ConvertArgs) -> Result<(), String> {
+    let to: Format = args.to.parse()?;
+    let from: Option<Format> = match &args.from {
+        Some(f) => Some(f.parse()?),
+        None => Format::from_extension(&args.input),
+    };
+    let mut bytes = Vec::new();
+    if args.input == "-" {
+        std::io::stdin()
+            .read_to_end(&mut bytes)
+            .map_err(|e| format!("stdin: {e}"))?;
+    } else {
+        bytes = std::fs::read(&args.input).map_err(|e| format!("{}: {e}", args.input))?;
+    }
+    let record = read(&bytes, from).map_err(|e| format!("{}: {e}", args.input))?;
+    let out = write(&record, to)?;
+    match &args.out {
+        Some(path) => std::fs::write(path, out).map_err(|e| format!("{path}: {e}")),
+        None => std::io::stdout()
+            .write_all(&out)
+            .map_err(|e| format!("stdout: {e}")),
+    }
+}
