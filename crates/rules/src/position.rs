@@ -344,6 +344,38 @@ impl<B: BitBoard> Position<B> {
         self.toggle(p, B::from_square(sq));
     }
 
+    /// Checks that every derived set (colour and kind bitboards, the
+    /// incremental sets, the hash) agrees with the mailbox and hands, as a
+    /// position built from scratch would have them. For tests.
+    ///
+    /// # Errors
+    /// The first disagreement found.
+    #[doc(hidden)]
+    pub fn check_invariants(&self) -> Result<(), String> {
+        let mut fresh = Position::empty(self.rules);
+        for sq in self.rules.geometry.all() {
+            if let Some(p) = self.piece_at(sq) {
+                fresh.put(p, sq);
+            }
+        }
+        fresh.hands = self.hands;
+        fresh.side = self.side;
+        fresh.move_number = self.move_number;
+        if fresh.by_color != self.by_color {
+            return Err("colour sets differ from the board".into());
+        }
+        if fresh.by_kind.as_ref() != self.by_kind.as_ref() {
+            return Err("kind sets differ from the board".into());
+        }
+        if fresh.sets != self.sets {
+            return Err("incremental group/class/slider sets differ from the board".into());
+        }
+        if fresh.compute_hash() != self.hash {
+            return Err("hash differs from the board and hands".into());
+        }
+        Ok(())
+    }
+
     /// Plays a move on a copy.
     pub fn after(&self, m: Move) -> Self {
         let mut p = self.clone();

@@ -197,7 +197,13 @@ proptest! {
                 let undo = pos.make_move(m);
                 prop_assert_ne!(pos.hash(), hash, "{} changed nothing", before.move_to_usi(m));
                 prop_assert_ne!(&*pos, &before);
+                if let Err(e) = pos.check_invariants() {
+                    prop_assert!(false, "after {}: {}", before.move_to_usi(m), e);
+                }
                 pos.unmake_move(m, undo);
+                if let Err(e) = pos.check_invariants() {
+                    prop_assert!(false, "after undoing {}: {}", before.move_to_usi(m), e);
+                }
                 prop_assert_eq!(&*pos, &before);
                 prop_assert_eq!(pos.hash(), hash);
                 prop_assert_eq!(pos.move_number(), before.move_number());

@@ -58,6 +58,9 @@ fn playout<B: BitBoard>(
         prop_assert_eq!(pos.parse_move(&text).ok(), Some(m), "{}", text);
         let before = (pos.to_sfen(), pos.hash());
         let undo = pos.make_move(m);
+        if let Err(e) = pos.check_invariants() {
+            prop_assert!(false, "after {}: {}", text, e);
+        }
         let sfen = pos.to_sfen();
         let reparsed = Position::from_sfen(rules, &sfen, SfenMode::Strict)
             .unwrap_or_else(|e| panic!("{sfen} after {text}: {e}"));
