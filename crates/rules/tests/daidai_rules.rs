@@ -3,10 +3,12 @@
 //! USI. Expected destination sets are computed from the spec's words (section
 //! 5: directions and ranges per piece), never copied from the engine.
 
+mod common;
 use banmen_rules::{
-    rules_17x17_with, Bb320, Color, Game, GameOptions, IllegalMove, Move, MoveError, Outcome,
-    Position, Reason, Rules, SfenMode, SfenProblem, VariantName,
+    rules_17x17_with, Bb320, Color, Game, GameOptions, IllegalMove, Move, Outcome, Position,
+    Reason, Rules, SfenMode, SfenProblem, VariantName,
 };
+use common::*;
 use std::collections::{BTreeMap, BTreeSet};
 
 fn rules_with(options: &str) -> &'static Rules<Bb320> {
@@ -103,13 +105,6 @@ fn set(items: &[&str]) -> BTreeSet<String> {
     items.iter().map(|s| s.to_string()).collect()
 }
 
-fn legal(p: &Position<Bb320>) -> BTreeSet<String> {
-    p.legal_moves()
-        .into_iter()
-        .map(|m| p.move_to_usi(m))
-        .collect()
-}
-
 fn square(name: &str) -> banmen_rules::Square {
     rules().geometry.parse_square(name).expect("square")
 }
@@ -148,26 +143,6 @@ fn mid_moves(p: &Position<Bb320>, from: &str) -> BTreeSet<String> {
         .filter(|m| m.mid().is_some())
         .map(|m| p.move_to_usi(m))
         .collect()
-}
-
-#[track_caller]
-fn assert_legal(p: &Position<Bb320>, text: &str) {
-    let m = p
-        .parse_move(text)
-        .unwrap_or_else(|e| panic!("{text} should be legal in {}: {e}", p.to_sfen()));
-    assert!(p.legal_moves().contains(&m), "{text} not listed");
-    assert_eq!(p.move_to_usi(m), text);
-}
-
-#[track_caller]
-fn assert_illegal(p: &Position<Bb320>, text: &str, why: IllegalMove) {
-    assert_eq!(
-        p.parse_move(text),
-        Err(MoveError::Illegal(why)),
-        "{text} in {}",
-        p.to_sfen()
-    );
-    assert!(!legal(p).contains(text), "{text} is listed as legal");
 }
 
 #[track_caller]

@@ -2,11 +2,13 @@
 //! per rule, each on a small constructed position with the moves written in
 //! USI and the typed reason a refused move is refused.
 
+mod common;
 use banmen_rules::game::GameError;
 use banmen_rules::{
     rules_9x9, Bb128, Color, EnteringKingRule, Game, GameOptions, IllegalMove, Kind, MoveError,
     Outcome, Position, Reason, Rules, SfenMode, SfenProblem, Variant, VariantName,
 };
+use common::*;
 use std::collections::BTreeSet;
 
 fn rules() -> &'static Rules<Bb128> {
@@ -22,42 +24,12 @@ fn set(moves: &[&str]) -> BTreeSet<String> {
     moves.iter().map(|s| s.to_string()).collect()
 }
 
-/// Every legal move in USI text.
-fn legal(p: &Position<Bb128>) -> BTreeSet<String> {
-    p.legal_moves()
-        .into_iter()
-        .map(|m| p.move_to_usi(m))
-        .collect()
-}
-
 /// The legal board moves starting on `from` (`"3c"`).
 fn moves_from(p: &Position<Bb128>, from: &str) -> BTreeSet<String> {
     legal(p)
         .into_iter()
         .filter(|m| m.starts_with(from) && !m.contains('*'))
         .collect()
-}
-
-/// Asserts that `text` is legal: parsed, listed, and its USI text round-trips.
-#[track_caller]
-fn assert_legal(p: &Position<Bb128>, text: &str) {
-    let m = p
-        .parse_move(text)
-        .unwrap_or_else(|e| panic!("{text} should be legal in {}: {e}", p.to_sfen()));
-    assert!(p.legal_moves().contains(&m), "{text} not listed");
-    assert_eq!(p.move_to_usi(m), text);
-}
-
-/// Asserts that `text` is refused with exactly `why`, and is not listed.
-#[track_caller]
-fn assert_illegal(p: &Position<Bb128>, text: &str, why: IllegalMove) {
-    assert_eq!(
-        p.parse_move(text),
-        Err(MoveError::Illegal(why)),
-        "{text} in {}",
-        p.to_sfen()
-    );
-    assert!(!legal(p).contains(text), "{text} is listed as legal");
 }
 
 fn game_with(sfen: &str, entering_king: EnteringKingRule) -> Game<Bb128> {
@@ -72,86 +44,6 @@ fn game_with(sfen: &str, entering_king: EnteringKingRule) -> Game<Bb128> {
 
 fn game(sfen: &str) -> Game<Bb128> {
     game_with(sfen, EnteringKingRule::CsaRule27)
-}
-
-fn play(g: &mut Game<Bb128>, moves: &str) {
-    for m in moves.split_whitespace() {
-        g.play_usi(m)
-            .unwrap_or_else(|e| panic!("{m} should be playable: {e}"));
-    }
-}
-
-/// The same position seen from the other side: board turned 180 degrees,
-/// colours, hands and side to move swapped.
-fn flip_sfen(sfen: &str) -> String {
-    let f: Vec<&str> = sfen.split_whitespace().collect();
-    let swap = |c: char| {
-        if c.is_ascii_uppercase() {
-            c.to_ascii_lowercase()
-        } else {
-            c.to_ascii_uppercase()
-        }
-    };
-    let rows: Vec<String> = f[0]
-        .split('/')
-        .rev()
-        .map(|row| {
-            let mut cells: Vec<Option<String>> = Vec::new();
-            let mut plus = false;
-            for c in row.chars() {
-                if let Some(n) = c.to_digit(10) {
-                    cells.extend((0..n).map(|_| None));
-                } else if c == '+' {
-                    plus = true;
-                } else {
-                    let t = if plus { "+" } else { "" };
-                    cells.push(Some(format!("{t}{}", swap(c))));
-                    plus = false;
-                }
-            }
-            cells.reverse();
-            let mut out = String::new();
-            let mut empty = 0;
-            for cell in cells {
-                match cell {
-                    None => empty += 1,
-                    Some(t) => {
-                        if empty > 0 {
-                            out.push_str(&empty.to_string());
-                            empty = 0;
-                        }
-                        out.push_str(&t);
-                    }
-                }
-            }
-            if empty > 0 {
-                out.push_str(&empty.to_string());
-            }
-            out
-        })
-        .collect();
-    let side = if f[1] == "b" { "w" } else { "b" };
-    let hand = if f[2] == "-" {
-        "-".to_string()
-    } else {
-        // Tokens (count + letter), case swapped, Black's (upper case) first.
-        let mut tokens: Vec<String> = Vec::new();
-        let mut cur = String::new();
-        for c in f[2].chars() {
-            if c.is_ascii_digit() {
-                cur.push(c);
-            } else {
-                cur.push(swap(c));
-                tokens.push(std::mem::take(&mut cur));
-            }
-        }
-        let (mut upper, lower): (Vec<String>, Vec<String>) = tokens
-            .into_iter()
-            .partition(|t| t.chars().last().is_some_and(|c| c.is_ascii_uppercase()));
-        upper.extend(lower);
-        upper.concat()
-    };
-    format!("{} {side} {hand} 1", rows.join("/"))
 }
 
 #[test]
