@@ -49,7 +49,7 @@ impl Move {
         if self.0 & SECOND_MID != 0 {
             let from = (self.0 >> 9) & SQ_MASK;
             let mid = (self.0 >> 18) & SQ_MASK;
-            Some(Square((2 * mid - from) as u16))
+            Some(Square(((2 * mid).wrapping_sub(from) & SQ_MASK) as u16))
         } else {
             None
         }
