@@ -33,6 +33,22 @@ enum Command {
     Match(matchrun::MatchArgs),
     /// Convert a game record between KIF, KI2, CSA, SFEN, USI, Western and Japanese notation.
     Convert(convert::ConvertArgs),
+    /// Serve the web board and its JSON API (games kept in SQLite).
+    Serve(ServeArgs),
+}
+
+/// Arguments of `banmen serve`.
+#[derive(clap::Args, Debug)]
+struct ServeArgs {
+    /// TCP port (0 picks a free one).
+    #[arg(long, default_value_t = 8080)]
+    port: u16,
+    /// Address to listen on.
+    #[arg(long, default_value = "127.0.0.1")]
+    bind: String,
+    /// The SQLite file that keeps the games.
+    #[arg(long, default_value = "banmen.sqlite")]
+    db: std::path::PathBuf,
 }
 
 fn main() -> ExitCode {
@@ -44,6 +60,11 @@ fn main() -> ExitCode {
         Command::Bench(args) => bench::run(&args),
         Command::Match(args) => matchrun::run(&args),
         Command::Convert(args) => convert::run(&args),
+        Command::Serve(args) => banmen_web::run(&banmen_web::ServeOptions {
+            bind: args.bind,
+            port: args.port,
+            db: args.db,
+        }),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,0 +1,903 @@
+//! The web board behind `banmen serve`: a JSON API over the rules core, games
+//! kept in SQLite (every move committed before the reply), engine sides played
+//! by the banmen search, live updates as server-sent events, and one page.
+
+use axum::body::Bytes;
+use axum::extract::{DefaultBodyLimit, Path, State};
+use axum::http::{header, HeaderMap, StatusCode};
+use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::{Html, IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use banmen_engine::{
+    search, BestMove, Control, Evaluator, HistoryEntry, Limits, SearchOptions, Table,
+};
+use banmen_rules::game::GameError;
+use banmen_rules::{
+    rules_for, AnyRules, Bb128, Bb320, BitBoard, Color, Game, GameOptions, Kind, Outcome, Position,
+    Reason, Rules, SfenMode, VariantName,
+};
+use rusqlite::{params, Connection};
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+use std::convert::Infallible;
+use std::net::SocketAddr;
+use std::path::{Path as FsPath, PathBuf};
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, Mutex};
+use tokio::sync::broadcast;
+
+/// Request bodies larger than this are refused.
+pub const BODY_LIMIT: usize = 64 * 1024;
+/// The longest an engine may think per move.
+pub const MAX_MOVETIME_MS: u64 = 60_000;
+
+const PAGE: &str = include_str!("../static/index.html");
+
+/// Where `banmen serve` listens and keeps its games.
+#[derive(Clone, Debug)]
+pub struct ServeOptions {
+    /// Address to bind (127.0.0.1 by default).
+    pub bind: String,
+    /// TCP port (0 picks a free one).
+    pub port: u16,
+    /// The SQLite file.
+    pub db: PathBuf,
+}
+
+/// Who plays a side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Player {
+    /// A person holding the seat token.
+    Human,
+    /// The banmen engine, thinking this long per move.
+    Engine {
+        /// Milliseconds per move.
+        movetime_ms: u64,
+    },
+}
+
+#[derive(Debug, Clone)]
+enum AnyGame {
+    Nine(Box<Game<Bb128>>),
+    Seventeen(Box<Game<Bb320>>),
+}
+
+macro_rules! with_game {
+    ($any:expr, $g:ident => $body:expr) => {
+        match $any {
+            AnyGame::Nine($g) => $body,
+            AnyGame::Seventeen($g) => $body,
+        }
+    };
+}
+
+#[derive(Debug)]
+struct Entry {
+    id: i64,
+    variant: String,
+    rules: String,
+    handicap: Option<String>,
+    start_sfen: String,
+    players: [Player; 2],
+    tokens: [Option<String>; 2],
+    game: AnyGame,
+    /// Bumped by undo and resign: a running engine search for an older
+    /// generation is thrown away.
+    generation: u64,
+    control: Option<Arc<Control>>,
+}
+
+impl Entry {
+    fn outcome(&self) -> Option<Outcome> {
+        with_game!(&self.game, g => g.outcome())
+    }
+    fn side_to_move(&self) -> Color {
+        with_game!(&self.game, g => g.position().side_to_move())
+    }
+    fn ply(&self) -> usize {
+        with_game!(&self.game, g => g.moves().len())
+    }
+    /// The side that played ply `p` (1-based).
+    fn mover(&self, p: usize) -> Color {
+        let start = with_game!(&self.game, g => g.start().side_to_move());
+        if (p - 1) % 2 == 0 {
+            start
+        } else {
+            !start
+        }
+    }
+    fn stop_engine(&mut self) {
+        self.generation += 1;
+        if let Some(c) = self.control.take() {
+            c.stop.store(true, Ordering::Relaxed);
+        }
+    }
+}
+
+#[derive(Debug)]
+struct Inner {
+    conn: Connection,
+    games: BTreeMap<i64, Entry>,
+}
+
+#[derive(Debug)]
+struct AppState {
+    inner: Mutex<Inner>,
+    events: broadcast::Sender<(i64, String)>,
+}
+
+type Shared = Arc<AppState>;
+
+/// An error reply: a status and `{error}`.
+#[derive(Debug)]
+struct ApiError(StatusCode, String);
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        (self.0, Json(json!({ "error": self.1 }))).into_response()
+    }
+}
+
+fn err(status: StatusCode, msg: impl Into<String>) -> ApiError {
+    ApiError(status, msg.into())
+}
+
+fn internal(e: impl std::fmt::Display) -> ApiError {
+    err(StatusCode::INTERNAL_SERVER_ERROR, format!("storage: {e}"))
+}
+
+fn color_name(c: Color) -> &'static str {
+    c.name()
+}
+
+fn color_from(s: &str) -> Option<Color> {
+    match s {
+        "black" => Some(Color::Black),
+        "white" => Some(Color::White),
+        _ => None,
+    }
+}
+
+/// Builds a game from its stored description.
+fn new_game(variant: &str, rules: &str, start_sfen: &str) -> Result<AnyGame, String> {
+    let name: VariantName = variant.parse().map_err(|e| format!("{e}"))?;
+    fn build<B: BitBoard>(r: &'static Rules<B>, sfen: &str) -> Result<Game<B>, String> {
+        let pos = Position::from_sfen(r, sfen, SfenMode::Strict).map_err(|e| e.to_string())?;
+        Ok(Game::new(pos, GameOptions::default()))
+    }
+    Ok(match rules_for(name, rules).map_err(|e| e.to_string())? {
+        AnyRules::Nine(r) => AnyGame::Nine(Box::new(build(r, start_sfen)?)),
+        AnyRules::Seventeen(r) => AnyGame::Seventeen(Box::new(build(r, start_sfen)?)),
+    })
+}
+
+/// The start SFEN of a variant, or of one of its handicaps.
+fn start_sfen(variant: &str, rules: &str, handicap: Option<&str>) -> Result<String, String> {
+    let name: VariantName = variant.parse().map_err(|e| format!("{e}"))?;
+    let v = match rules_for(name, rules).map_err(|e| e.to_string())? {
+        AnyRules::Nine(r) => &r.variant,
+        AnyRules::Seventeen(r) => &r.variant,
+    };
+    match handicap {
+        None | Some("") | Some("none") => Ok(v.start_sfen.to_string()),
+        Some(h) => v.handicap(h).map(|h| h.sfen.to_string()).ok_or_else(|| {
+            let names: Vec<&str> = v.handicaps.iter().map(|h| h.name).collect();
+            format!(
+                "unknown handicap '{h}' (expected one of: {})",
+                names.join(", ")
+            )
+        }),
+    }
+}
+
+fn usi_moves<B: BitBoard>(g: &Game<B>) -> Vec<String> {
+    let mut p = g.start().clone();
+    g.moves()
+        .iter()
+        .map(|&m| {
+            let t = p.move_to_usi(m);
+            p.make_move(m);
+            t
+        })
+        .collect()
+}
+
+fn board_json<B: BitBoard>(pos: &Position<B>) -> Value {
+    let rules = pos.rules();
+    let geo = rules.geometry;
+    let board: Vec<Vec<Option<String>>> = (0..geo.ranks as i32)
+        .map(|r| {
+            (1..=geo.files as i32)
+                .rev()
+                .map(|f| {
+                    geo.square(f, r)
+                        .and_then(|sq| pos.piece_at(sq))
+                        .map(|p| pos.token(p))
+                })
+                .collect()
+        })
+        .collect();
+    let mut hands = serde_json::Map::new();
+    for c in Color::ALL {
+        let mut h = Vec::new();
+        if rules.variant.drops {
+            for k in 0..rules.n_base {
+                let n = pos.hand_count(c, Kind(k as u8));
+                if n > 0 {
+                    h.push(json!([rules.kind(Kind(k as u8)).code.to_uppercase(), n]));
+                }
+            }
+        }
+        hands.insert(color_name(c).to_string(), Value::Array(h));
+    }
+    json!({
+        "files": geo.files,
+        "ranks": geo.ranks,
+        "board": board,
+        "hands": hands,
+        "in_check": pos.in_check(),
+    })
+}
+
+/// The public state of a game (never the tokens).
+fn state(e: &Entry) -> Value {
+    with_game!(&e.game, g => {
+        let pos = g.position();
+        let legal: Vec<String> = if g.outcome().is_some() {
+            Vec::new()
+        } else {
+            pos.legal_moves().iter().map(|&m| pos.move_to_usi(m)).collect()
+        };
+        let result = g.outcome().map(|o| json!({
+            "winner": o.winner.map(color_name),
+            "reason": o.reason.as_str(),
+        }));
+        json!({
+            "id": e.id,
+            "variant": e.variant,
+            "rules": e.rules,
+            "handicap": e.handicap,
+            "start_sfen": e.start_sfen,
+            "sfen": pos.to_sfen(),
+            "moves": usi_moves(g),
+            "legal_moves": legal,
+            "side_to_move": color_name(pos.side_to_move()),
+            "result": result,
+            "black": e.players[0],
+            "white": e.players[1],
+            "position": board_json(pos),
+        })
+    })
+}
+
+fn open_db(path: &FsPath) -> Result<Connection, String> {
+    let conn = Connection::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    conn.execute_batch(
+        "PRAGMA journal_mode=WAL;
+         PRAGMA synchronous=FULL;
+         CREATE TABLE IF NOT EXISTS games(
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            variant TEXT NOT NULL,
+            rules TEXT NOT NULL,
+            handicap TEXT,
+            start_sfen TEXT NOT NULL,
+            black TEXT NOT NULL,
+            white TEXT NOT NULL,
+            black_token TEXT,
+            white_token TEXT,
+            result_winner TEXT,
+            result_reason TEXT,
+            created INTEGER NOT NULL);
+         CREATE TABLE IF NOT EXISTS moves(
+            game_id INTEGER NOT NULL REFERENCES games(id),
+            ply INTEGER NOT NULL,
+            usi TEXT NOT NULL,
+            PRIMARY KEY(game_id, ply));",
+    )
+    .map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(conn)
+}
+
+type GameRow = (
+    i64,
+    String,
+    String,
+    Option<String>,
+    String,
+    String,
+    String,
+    Option<String>,
+    Option<String>,
+    Option<String>,
+    Option<String>,
+);
+
+/// Reads every game back, replaying its moves through the rules.
+fn load_games(conn: &Connection) -> Result<BTreeMap<i64, Entry>, String> {
+    let mut stmt = conn
+        .prepare(
+            "SELECT id, variant, rules, handicap, start_sfen, black, white, black_token,
+                    white_token, result_winner, result_reason FROM games ORDER BY id",
+        )
+        .map_err(|e| e.to_string())?;
+    let rows: Vec<GameRow> = stmt
+        .query_map([], |r| {
+            Ok((
+                r.get(0)?,
+                r.get(1)?,
+                r.get(2)?,
+                r.get(3)?,
+                r.get(4)?,
+                r.get(5)?,
+                r.get(6)?,
+                r.get(7)?,
+                r.get(8)?,
+                r.get(9)?,
+                r.get(10)?,
+            ))
+        })
+        .and_then(|it| it.collect())
+        .map_err(|e| e.to_string())?;
+    let mut moves_stmt = conn
+        .prepare("SELECT usi FROM moves WHERE game_id = ?1 ORDER BY ply")
+        .map_err(|e| e.to_string())?;
+    let mut games = BTreeMap::new();
+    for (id, variant, rules, handicap, sfen, black, white, bt, wt, winner, reason) in rows {
+        let mut game = match new_game(&variant, &rules, &sfen) {
+            Ok(g) => g,
+            Err(e) => {
+                eprintln!("banmen serve: game {id} not loaded: {e}");
+                continue;
+            }
+        };
+        let moves: Vec<String> = moves_stmt
+            .query_map(params![id], |r| r.get(0))
+            .and_then(|it| it.collect())
+            .map_err(|e| e.to_string())?;
+        for (i, m) in moves.iter().enumerate() {
+            if let Err(e) = with_game!(&mut game, g => g.play_usi(m)) {
+                eprintln!("banmen serve: game {id} move {} ({m}): {e}", i + 1);
+                break;
+            }
+        }
+        if reason.as_deref() == Some(Reason::Resignation.as_str()) {
+            if let Some(w) = winner.as_deref().and_then(color_from) {
+                with_game!(&mut game, g => g.resign(!w));
+            }
+        }
+        let player = |s: &str| serde_json::from_str::<Player>(s).unwrap_or(Player::Human);
+        games.insert(
+            id,
+            Entry {
+                id,
+                variant,
+                rules,
+                handicap,
+                start_sfen: sfen,
+                players: [player(&black), player(&white)],
+                tokens: [bt, wt],
+                game,
+                generation: 0,
+                control: None,
+            },
+        );
+    }
+    Ok(games)
+}
+
+/// Stores the moves from ply `from` (1-based) on and the result, in one transaction.
+fn store(conn: &mut Connection, e: &Entry, from: usize) -> rusqlite::Result<()> {
+    let moves = with_game!(&e.game, g => usi_moves(g));
+    let tx = conn.transaction()?;
+    tx.execute(
+        "DELETE FROM moves WHERE game_id = ?1 AND ply >= ?2",
+        params![e.id, from as i64],
+    )?;
+    for (i, m) in moves.iter().enumerate().skip(from.saturating_sub(1)) {
+        tx.execute(
+            "INSERT INTO moves(game_id, ply, usi) VALUES (?1, ?2, ?3)",
+            params![e.id, (i + 1) as i64, m],
+        )?;
+    }
+    let o = e.outcome();
+    tx.execute(
+        "UPDATE games SET result_winner = ?1, result_reason = ?2 WHERE id = ?3",
+        params![
+            o.and_then(|o| o.winner).map(color_name),
+            o.map(|o| o.reason.as_str()),
+            e.id
+        ],
+    )?;
+    tx.commit()
+}
+
+/// Builds the application on the database at `db` (created if missing);
+/// games whose engine is to move start thinking again.
+///
+/// # Errors
+/// The database cannot be opened or read.
+pub async fn app(db: &FsPath) -> Result<Router, String> {
+    let conn = open_db(db)?;
+    let games = load_games(&conn)?;
+    let (events, _) = broadcast::channel(256);
+    let state = Arc::new(AppState {
+        inner: Mutex::new(Inner { conn, games }),
+        events,
+    });
+    let jobs: Vec<EngineJob> = {
+        let mut inner = state.inner.lock().expect("lock");
+        inner.games.values_mut().filter_map(engine_job).collect()
+    };
+    for job in jobs {
+        spawn_engine(state.clone(), job);
+    }
+    Ok(Router::new()
+        .route("/", get(index))
+        .route("/api/games", post(create).get(list))
+        .route("/api/games/{id}", get(get_game))
+        .route("/api/games/{id}/moves", post(play))
+        .route("/api/games/{id}/undo", post(undo))
+        .route("/api/games/{id}/resign", post(resign))
+        .route("/api/games/{id}/events", get(events_handler))
+        .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        .with_state(state))
+}
+
+/// Runs the server until it is killed.
+///
+/// # Errors
+/// The database or the address cannot be used.
+pub async fn serve(opts: &ServeOptions) -> Result<(), String> {
+    let router = app(&opts.db).await?;
+    let listener = tokio::net::TcpListener::bind((opts.bind.as_str(), opts.port))
+        .await
+        .map_err(|e| format!("cannot bind {}:{}: {e}", opts.bind, opts.port))?;
+    let addr: SocketAddr = listener.local_addr().map_err(|e| e.to_string())?;
+    eprintln!(
+        "banmen serve: http://{addr}/ (games in {})",
+        opts.db.display()
+    );
+    axum::serve(listener, router)
+        .await
+        .map_err(|e| e.to_string())
+}
+
+/// `banmen serve`: builds a runtime and serves.
+///
+/// # Errors
+/// As [`serve`].
+pub fn run(opts: &ServeOptions) -> Result<(), String> {
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| e.to_string())?
+        .block_on(serve(opts))
+}
+
+async fn index() -> Html<&'static str> {
+    Html(PAGE)
+}
+
+fn parse_id(id: &str) -> Result<i64, ApiError> {
+    id.parse()
+        .map_err(|_| err(StatusCode::NOT_FOUND, format!("no game '{id}'")))
+}
+
+fn body_json<T: for<'de> Deserialize<'de>>(body: &Bytes) -> Result<T, ApiError> {
+    serde_json::from_slice(body)
+        .map_err(|e| err(StatusCode::BAD_REQUEST, format!("malformed JSON: {e}")))
+}
+
+/// The seat the request's bearer token holds.
+fn seat(headers: &HeaderMap, e: &Entry) -> Result<Color, ApiError> {
+    let h = headers.get(header::AUTHORIZATION).ok_or_else(|| {
+        err(
+            StatusCode::UNAUTHORIZED,
+            "missing header 'Authorization: Bearer <seat token>'",
+        )
+    })?;
+    let token = h
+        .to_str()
+        .ok()
+        .and_then(|s| s.strip_prefix("Bearer "))
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+        .ok_or_else(|| {
+            err(
+                StatusCode::UNAUTHORIZED,
+                "malformed Authorization header (expected 'Bearer <seat token>')",
+            )
+        })?;
+    Color::ALL
+        .into_iter()
+        .find(|c| e.tokens[c.index()].as_deref() == Some(token))
+        .ok_or_else(|| {
+            err(
+                StatusCode::FORBIDDEN,
+                "the token holds no seat in this game",
+            )
+        })
+}
+
+fn game_over(o: Outcome) -> ApiError {
+    err(
+        StatusCode::CONFLICT,
+        format!("the game is over ({})", o.reason),
+    )
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CreateRequest {
+    variant: String,
+    #[serde(default)]
+    rules: Option<String>,
+    #[serde(default)]
+    handicap: Option<String>,
+    black: Player,
+    white: Player,
+}
+
+fn new_token() -> String {
+    let bytes: [u8; 16] = rand::random();
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+async fn create(State(s): State<Shared>, body: Bytes) -> Result<Response, ApiError> {
+    let req: CreateRequest = body_json(&body)?;
+    let bad = |m: String| err(StatusCode::UNPROCESSABLE_ENTITY, m);
+    for p in [req.black, req.white] {
+        if let Player::Engine { movetime_ms } = p {
+            if movetime_ms == 0 || movetime_ms > MAX_MOVETIME_MS {
+                return Err(bad(format!(
+                    "movetime_ms must be 1..={MAX_MOVETIME_MS}, not {movetime_ms}"
+                )));
+            }
+        }
+    }
+    let rules = req.rules.unwrap_or_default();
+    let sfen = start_sfen(&req.variant, &rules, req.handicap.as_deref()).map_err(bad)?;
+    let game = new_game(&req.variant, &rules, &sfen).map_err(bad)?;
+    let players = [req.black, req.white];
+    let tokens = players.map(|p| (p == Player::Human).then(new_token));
+    let created = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs() as i64)
+        .unwrap_or(0);
+    let (value, job) = {
+        let mut inner = s.inner.lock().expect("lock");
+        let player_text = |p: &Player| serde_json::to_string(p).expect("player json");
+        inner
+            .conn
+            .execute(
+                "INSERT INTO games(variant, rules, handicap, start_sfen, black, white,
+                    black_token, white_token, created)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+                params![
+                    req.variant,
+                    rules,
+                    req.handicap,
+                    sfen,
+                    player_text(&players[0]),
+                    player_text(&players[1]),
+                    tokens[0],
+                    tokens[1],
+                    created
+                ],
+            )
+            .map_err(internal)?;
+        let id = inner.conn.last_insert_rowid();
+        let mut entry = Entry {
+            id,
+            variant: req.variant,
+            rules,
+            handicap: req.handicap,
+            start_sfen: sfen,
+            players,
+            tokens: tokens.clone(),
+            game,
+            generation: 0,
+            control: None,
+        };
+        let job = engine_job(&mut entry);
+        let value = state(&entry);
+        inner.games.insert(id, entry);
+        (value, job)
+    };
+    if let Some(job) = job {
+        spawn_engine(s.clone(), job);
+    }
+    let mut value = value;
+    value["tokens"] = json!({ "black": tokens[0], "white": tokens[1] });
+    Ok((StatusCode::CREATED, Json(value)).into_response())
+}
+
+async fn list(State(s): State<Shared>) -> Json<Value> {
+    let inner = s.inner.lock().expect("lock");
+    Json(Value::Array(inner.games.values().map(state).collect()))
+}
+
+async fn get_game(
+    State(s): State<Shared>,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    let id = parse_id(&id)?;
+    let inner = s.inner.lock().expect("lock");
+    let e = inner
+        .games
+        .get(&id)
+        .ok_or_else(|| err(StatusCode::NOT_FOUND, format!("no game {id}")))?;
+    Ok(Json(state(e)))
+}
+
+#[derive(Deserialize)]
+struct MoveRequest {
+    #[serde(rename = "move")]
+    text: String,
+}
+
+/// Runs `f` on the game `id` under the lock; then publishes the new state and
+/// starts the engine if it is to move.
+fn change(
+    s: &Shared,
+    id: &str,
+    f: impl FnOnce(&mut Connection, &mut Entry) -> Result<(), ApiError>,
+) -> Result<Json<Value>, ApiError> {
+    let id = parse_id(id)?;
+    let (value, job) = {
+        let mut inner = s.inner.lock().expect("lock");
+        let Inner { conn, games } = &mut *inner;
+        let e = games
+            .get_mut(&id)
+            .ok_or_else(|| err(StatusCode::NOT_FOUND, format!("no game {id}")))?;
+        f(conn, e)?;
+        let job = engine_job(e);
+        (state(e), job)
+    };
+    let _ = s.events.send((id, value.to_string()));
+    if let Some(job) = job {
+        spawn_engine(s.clone(), job);
+    }
+    Ok(Json(value))
+}
+
+async fn play(
+    State(s): State<Shared>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Json<Value>, ApiError> {
+    let req: MoveRequest = body_json(&body)?;
+    change(&s, &id, |conn, e| {
+        let me = seat(&headers, e)?;
+        if let Some(o) = e.outcome() {
+            return Err(game_over(o));
+        }
+        let to_move = e.side_to_move();
+        if to_move != me {
+            return Err(err(
+                StatusCode::CONFLICT,
+                format!("not your turn: {} is to move", color_name(to_move)),
+            ));
+        }
+        let ply = e.ply();
+        with_game!(&mut e.game, g => g.play_usi(req.text.trim()).map(|_| ())).map_err(
+            |ge| match ge {
+                GameError::GameOver(o) => game_over(o),
+                other => err(
+                    StatusCode::UNPROCESSABLE_ENTITY,
+                    format!("{}: {other}", req.text.trim()),
+                ),
+            },
+        )?;
+        if let Err(dbe) = store(conn, e, ply + 1) {
+            with_game!(&mut e.game, g => g.undo());
+            return Err(internal(dbe));
+        }
+        Ok(())
+    })
+}
+
+async fn undo(
+    State(s): State<Shared>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Json<Value>, ApiError> {
+    change(&s, &id, |conn, e| {
+        let me = seat(&headers, e)?;
+        if let Some(o) = e.outcome() {
+            if o.reason == Reason::Resignation {
+                return Err(err(
+                    StatusCode::CONFLICT,
+                    "a resigned game cannot be taken back",
+                ));
+            }
+        }
+        // Take back the engine's replies, then one's own last move.
+        let n = e.ply();
+        let mut k = 0;
+        while k < n
+            && e.mover(n - k) != me
+            && matches!(e.players[e.mover(n - k).index()], Player::Engine { .. })
+        {
+            k += 1;
+        }
+        if k < n && e.mover(n - k) == me {
+            k += 1;
+        } else {
+            return Err(err(
+                StatusCode::CONFLICT,
+                "nothing to take back: the last move is not yours",
+            ));
+        }
+        e.stop_engine();
+        let saved = e.game.clone();
+        for _ in 0..k {
+            with_game!(&mut e.game, g => g.undo());
+        }
+        if let Err(dbe) = store(conn, e, n - k + 1) {
+            e.game = saved;
+            return Err(internal(dbe));
+        }
+        Ok(())
+    })
+}
+
+async fn resign(
+    State(s): State<Shared>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Json<Value>, ApiError> {
+    change(&s, &id, |conn, e| {
+        let me = seat(&headers, e)?;
+        if let Some(o) = e.outcome() {
+            return Err(game_over(o));
+        }
+        let saved = e.game.clone();
+        with_game!(&mut e.game, g => g.resign(me));
+        if let Err(dbe) = store(conn, e, e.ply() + 1) {
+            e.game = saved;
+            return Err(internal(dbe));
+        }
+        e.stop_engine();
+        Ok(())
+    })
+}
+
+async fn events_handler(
+    State(s): State<Shared>,
+    Path(id): Path<String>,
+) -> Result<Sse<impl futures_util::Stream<Item = Result<Event, Infallible>>>, ApiError> {
+    let id = parse_id(&id)?;
+    let rx = s.events.subscribe();
+    let first = {
+        let inner = s.inner.lock().expect("lock");
+        let e = inner
+            .games
+            .get(&id)
+            .ok_or_else(|| err(StatusCode::NOT_FOUND, format!("no game {id}")))?;
+        state(e).to_string()
+    };
+    let stream =
+        futures_util::stream::unfold((Some(first), rx), move |(first, mut rx)| async move {
+            if let Some(data) = first {
+                return Some((Ok(Event::default().data(data)), (None, rx)));
+            }
+            loop {
+                match rx.recv().await {
+                    Ok((gid, data)) if gid == id => {
+                        return Some((Ok(Event::default().data(data)), (None, rx)))
+                    }
+                    Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => continue,
+                    Err(broadcast::error::RecvError::Closed) => return None,
+                }
+            }
+        });
+    Ok(Sse::new(stream).keep_alive(KeepAlive::default()))
+}
+
+/// A search to run for the engine side to move.
+#[derive(Debug)]
+struct EngineJob {
+    id: i64,
+    generation: u64,
+    ply: usize,
+    movetime_ms: u64,
+    control: Arc<Control>,
+    game: AnyGame,
+}
+
+/// The search to start, when an engine is to move and none is thinking.
+fn engine_job(e: &mut Entry) -> Option<EngineJob> {
+    if e.outcome().is_some() || e.control.is_some() {
+        return None;
+    }
+    let Player::Engine { movetime_ms } = e.players[e.side_to_move().index()] else {
+        return None;
+    };
+    let control = Arc::new(Control::default());
+    e.control = Some(control.clone());
+    Some(EngineJob {
+        id: e.id,
+        generation: e.generation,
+        ply: e.ply(),
+        movetime_ms,
+        control,
+        game: e.game.clone(),
+    })
+}
+
+fn think<B: BitBoard>(g: &Game<B>, movetime_ms: u64, control: &Control) -> BestMove {
+    let mut p = g.start().clone();
+    let mut history = vec![HistoryEntry {
+        hash: p.hash(),
+        check: p.in_check(),
+    }];
+    for &m in g.moves() {
+        p.make_move(m);
+        history.push(HistoryEntry {
+            hash: p.hash(),
+            check: p.in_check(),
+        });
+    }
+    let pos = g.position();
+    let eval = Evaluator::new(pos.rules());
+    let tt = Table::new(16);
+    let limits = Limits {
+        movetime: Some(movetime_ms),
+        ..Limits::default()
+    };
+    search(
+        pos,
+        &history,
+        &eval,
+        &tt,
+        &limits,
+        &SearchOptions::default(),
+        control,
+        &|_| {},
+    )
+    .best
+}
+
+fn spawn_engine(s: Shared, job: EngineJob) {
+    tokio::task::spawn_blocking(move || {
+        let best = with_game!(&job.game, g => {
+            let best = think(g, job.movetime_ms, &job.control);
+            match best {
+                BestMove::Move(m, _) => Some(g.position().move_to_usi(m)),
+                _ => None,
+            }
+        });
+        let result = change(&s, &job.id.to_string(), |conn, e| {
+            if e.generation != job.generation || e.ply() != job.ply || e.outcome().is_some() {
+                return Err(err(StatusCode::CONFLICT, "stale search"));
+            }
+            e.control = None;
+            let saved = e.game.clone();
+            let mover = e.side_to_move();
+            match &best {
+                Some(text) => {
+                    if let Err(ge) = with_game!(&mut e.game, g => g.play_usi(text).map(|_| ())) {
+                        eprintln!("banmen serve: game {}: engine move {text}: {ge}", e.id);
+                        with_game!(&mut e.game, g => g.resign(mover));
+                    }
+                }
+                None => with_game!(&mut e.game, g => g.resign(mover)),
+            }
+            if let Err(dbe) = store(conn, e, job.ply + 1) {
+                e.game = saved;
+                return Err(internal(dbe));
+            }
+            Ok(())
+        });
+        if let Err(ApiError(code, msg)) = result {
+            if code != StatusCode::CONFLICT {
+                eprintln!("banmen serve: game {}: {msg}", job.id);
+            }
+        }
+    });
+}
