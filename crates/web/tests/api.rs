@@ -274,6 +274,21 @@ fn engine_replies_and_undo_takes_back_both_moves() {
     assert!(moves(&v).is_empty());
     assert_eq!(v["side_to_move"], "black");
 
+    // An undo while the engine thinks cancels its search: no late reply.
+    let (id3, c3) = server.create(json!({
+        "variant": "shogi", "black": "human", "white": {"engine": {"movetime_ms": 1000}}
+    }));
+    let (black3, _) = tokens(&c3);
+    let (status, _) = server.play(id3, &black3, "2g2f");
+    assert_eq!(status, 200);
+    let (status, v) = server.post(&format!("/api/games/{id3}/undo"), Some(&black3), json!({}));
+    assert_eq!(status, 200, "{v}");
+    assert!(moves(&v).is_empty());
+    std::thread::sleep(Duration::from_millis(1300));
+    assert!(moves(&server.get(&format!("/api/games/{id3}"))).is_empty());
+    let (status, v) = server.post(&format!("/api/games/{id3}/undo"), Some(&black3), json!({}));
+    assert_eq!(status, 409, "{v}");
+
     // An engine that moves first starts at creation (here in cannon shogi).
     let (id2, _) = server.create(json!({
         "variant": "cannonshogi", "black": {"engine": {"movetime_ms": 100}}, "white": "human"
