@@ -31,39 +31,7 @@ fn pos(sfen: &str) -> Position<Bb128> {
 
 /// An SFEN from a list of (square, token) pairs: `[("5e", "A"), ("1a", "k")]`.
 fn board(pieces: &[(&str, &str)], side: &str, hand: &str) -> String {
-    let mut cells: BTreeMap<(u8, i32), &str> = BTreeMap::new();
-    for &(sq, token) in pieces {
-        let (file, rank) = sq.split_at(sq.len() - 1);
-        let rank = rank.as_bytes()[0] - b'a';
-        let file: i32 = file.parse().expect("file number");
-        assert!(
-            cells.insert((rank, file), token).is_none(),
-            "{sq} given twice"
-        );
-    }
-    let rows: Vec<String> = (0..9u8)
-        .map(|rank| {
-            let mut row = String::new();
-            let mut empty = 0;
-            for file in (1..=9).rev() {
-                match cells.get(&(rank, file)) {
-                    Some(t) => {
-                        if empty > 0 {
-                            row.push_str(&empty.to_string());
-                            empty = 0;
-                        }
-                        row.push_str(t);
-                    }
-                    None => empty += 1,
-                }
-            }
-            if empty > 0 {
-                row.push_str(&empty.to_string());
-            }
-            row
-        })
-        .collect();
-    format!("{} {side} {hand} 1", rows.join("/"))
+    format!("{} {side} {hand} 1", board_field(9, pieces))
 }
 
 fn set(moves: &[&str]) -> BTreeSet<String> {

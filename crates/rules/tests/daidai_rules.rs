@@ -48,35 +48,7 @@ fn on_board(file: i32, rank: i32) -> bool {
 
 /// A DSFEN from (square, token) pairs: `[("9i", "LN"), ("2a", "kg")]`.
 fn dsfen(pieces: &[(&str, &str)], side: &str) -> String {
-    let mut cells: BTreeMap<(i32, i32), &str> = BTreeMap::new();
-    for &(sq, token) in pieces {
-        let (f, r) = coords(sq);
-        assert!(on_board(f, r), "{sq}");
-        assert!(cells.insert((r, f), token).is_none(), "{sq} given twice");
-    }
-    let rows: Vec<String> = (0..17)
-        .map(|rank| {
-            let mut row = String::new();
-            let mut empty = 0;
-            for file in (1..=17).rev() {
-                match cells.get(&(rank, file)) {
-                    Some(t) => {
-                        if empty > 0 {
-                            row.push_str(&empty.to_string());
-                            empty = 0;
-                        }
-                        row.push_str(t);
-                    }
-                    None => empty += 1,
-                }
-            }
-            if empty > 0 {
-                row.push_str(&empty.to_string());
-            }
-            row
-        })
-        .collect();
-    format!("{} {side} - 1", rows.join("/"))
+    format!("{} {side} - 1", board_field(17, pieces))
 }
 
 /// The usual kings, far from the centre and off its lines: Black 16q, White 2a.

@@ -116,3 +116,45 @@ pub fn flip_sfen(sfen: &str) -> String {
     };
     format!("{} {side} {hand} 1", rows.join("/"))
 }
+
+/// The board field of an SFEN (ranks `a` first, files from the highest) for
+/// a `size` x `size` board, from (square, token) pairs: `[("5e", "A"), ("1a", "k")]`.
+pub fn board_field(size: i32, pieces: &[(&str, &str)]) -> String {
+    let mut cells: std::collections::BTreeMap<(i32, i32), &str> = Default::default();
+    for &(sq, token) in pieces {
+        let (file, rank) = sq.split_at(sq.len() - 1);
+        let rank = (rank.as_bytes()[0] - b'a') as i32;
+        let file: i32 = file.parse().expect("file number");
+        assert!(
+            (1..=size).contains(&file) && (0..size).contains(&rank),
+            "{sq}"
+        );
+        assert!(
+            cells.insert((rank, file), token).is_none(),
+            "{sq} given twice"
+        );
+    }
+    let rows: Vec<String> = (0..size)
+        .map(|rank| {
+            let mut row = String::new();
+            let mut empty = 0;
+            for file in (1..=size).rev() {
+                match cells.get(&(rank, file)) {
+                    Some(t) => {
+                        if empty > 0 {
+                            row.push_str(&empty.to_string());
+                            empty = 0;
+                        }
+                        row.push_str(t);
+                    }
+                    None => empty += 1,
+                }
+            }
+            if empty > 0 {
+                row.push_str(&empty.to_string());
+            }
+            row
+        })
+        .collect();
+    rows.join("/")
+}
