@@ -3,7 +3,7 @@
 //! by the banmen search, live updates as server-sent events, and one page.
 
 use axum::body::Bytes;
-use axum::extract::{DefaultBodyLimit, Path, State};
+use axum::extract::{DefaultBodyLimit, Path, Query, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{Html, IntoResponse, Response};
@@ -26,7 +26,11 @@ use std::net::SocketAddr;
 use std::path::{Path as FsPath, PathBuf};
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
+use std::time::Instant;
 use tokio::sync::broadcast;
+
+mod notation;
+mod record;
 
 /// Request bodies larger than this are refused.
 pub const BODY_LIMIT: usize = 64 * 1024;
@@ -88,9 +92,87 @@ struct Entry {
     /// generation is thrown away.
     generation: u64,
     control: Option<Arc<Control>>,
+    /// The moves as USI, Western and Japanese text, and the milliseconds
+    /// each took, kept in step with `game` (computed once per move).
+    usi: Vec<String>,
+    western: Vec<String>,
+    japanese: Vec<String>,
+    times: Vec<u64>,
+    /// When the side to move began to think (a restart resets it).
+    turn_started: Instant,
+    /// Seconds since 1970: creation and last change.
+    created: i64,
+    updated: i64,
+}
+
+#[derive(Debug)]
+struct Snapshot {
+    game: AnyGame,
+    texts: [Vec<String>; 3],
+    times: Vec<u64>,
+    turn_started: Instant,
+}
+
+fn now_secs() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs() as i64)
+        .unwrap_or(0)
+}
+
+/// Plays USI text on a game, returning its USI, Western and Japanese text.
+fn play_on<B: BitBoard>(g: &mut Game<B>, text: &str) -> Result<[String; 3], GameError> {
+    let before = g.position().clone();
+    let previous = g.moves().last().map(|m| m.to());
+    let m = g.play_usi(text)?;
+    let (western, japanese) = notation::both(&before, m, previous);
+    Ok([before.move_to_usi(m), western, japanese])
 }
 
 impl Entry {
+    /// Plays a move that took `ms` milliseconds.
+    fn push_move(&mut self, text: &str, ms: u64) -> Result<(), GameError> {
+        let [usi, western, japanese] = with_game!(&mut self.game, g => play_on(g, text))?;
+        self.usi.push(usi);
+        self.western.push(western);
+        self.japanese.push(japanese);
+        self.times.push(ms);
+        self.turn_started = Instant::now();
+        Ok(())
+    }
+    /// Takes back the last move.
+    fn pop_move(&mut self) {
+        with_game!(&mut self.game, g => g.undo());
+        let n = self.ply();
+        self.usi.truncate(n);
+        self.western.truncate(n);
+        self.japanese.truncate(n);
+        self.times.truncate(n);
+        self.turn_started = Instant::now();
+    }
+    /// A copy of the game and its move texts, to put back when storing fails.
+    fn snapshot(&self) -> Snapshot {
+        Snapshot {
+            game: self.game.clone(),
+            texts: [
+                self.usi.clone(),
+                self.western.clone(),
+                self.japanese.clone(),
+            ],
+            times: self.times.clone(),
+            turn_started: self.turn_started,
+        }
+    }
+    fn restore(&mut self, s: Snapshot) {
+        self.game = s.game;
+        [self.usi, self.western, self.japanese] = s.texts;
+        self.times = s.times;
+        self.turn_started = s.turn_started;
+    }
+    /// Milliseconds the side to move has been thinking.
+    fn turn_ms(&self) -> u64 {
+        self.turn_started.elapsed().as_millis() as u64
+    }
     fn outcome(&self) -> Option<Outcome> {
         with_game!(&self.game, g => g.outcome())
     }
@@ -193,18 +275,6 @@ fn start_sfen(variant: &str, rules: &str, handicap: Option<&str>) -> Result<Stri
     }
 }
 
-fn usi_moves<B: BitBoard>(g: &Game<B>) -> Vec<String> {
-    let mut p = g.start().clone();
-    g.moves()
-        .iter()
-        .map(|&m| {
-            let t = p.move_to_usi(m);
-            p.make_move(m);
-            t
-        })
-        .collect()
-}
-
 fn board_json<B: BitBoard>(pos: &Position<B>) -> Value {
     let rules = pos.rules();
     let geo = rules.geometry;
@@ -255,6 +325,10 @@ fn state(e: &Entry) -> Value {
             "winner": o.winner.map(color_name),
             "reason": o.reason.as_str(),
         }));
+        let mut used = [0u64; 2];
+        for (i, ms) in e.times.iter().enumerate() {
+            used[e.mover(i + 1).index()] += ms;
+        }
         json!({
             "id": e.id,
             "variant": e.variant,
@@ -262,14 +336,46 @@ fn state(e: &Entry) -> Value {
             "handicap": e.handicap,
             "start_sfen": e.start_sfen,
             "sfen": pos.to_sfen(),
-            "moves": usi_moves(g),
+            "moves": e.usi,
+            "notation": { "western": e.western, "japanese": e.japanese },
+            "times_ms": e.times,
+            "clock": {
+                "black_ms": used[0],
+                "white_ms": used[1],
+                "turn_ms": if g.outcome().is_some() { 0 } else { e.turn_ms() },
+            },
             "legal_moves": legal,
             "side_to_move": color_name(pos.side_to_move()),
             "result": result,
             "black": e.players[0],
             "white": e.players[1],
+            "created": e.created,
+            "updated": e.updated,
             "position": board_json(pos),
         })
+    })
+}
+
+/// The short form `GET /api/games` lists.
+fn summary(e: &Entry) -> Value {
+    let result = e.outcome().map(|o| {
+        json!({
+            "winner": o.winner.map(color_name),
+            "reason": o.reason.as_str(),
+        })
+    });
+    json!({
+        "id": e.id,
+        "variant": e.variant,
+        "rules": e.rules,
+        "handicap": e.handicap,
+        "black": e.players[0],
+        "white": e.players[1],
+        "move_count": e.ply(),
+        "side_to_move": color_name(e.side_to_move()),
+        "result": result,
+        "created": e.created,
+        "updated": e.updated,
     })
 }
 
@@ -298,11 +404,26 @@ fn open_db(path: &FsPath) -> Result<Connection, String> {
             PRIMARY KEY(game_id, ply));",
     )
     .map_err(|e| format!("{}: {e}", path.display()))?;
+    // Columns added after the first version: a database of that version gains them.
+    for (table, column, kind) in [("games", "updated", "INTEGER"), ("moves", "ms", "INTEGER")] {
+        let has: bool = conn
+            .prepare(&format!(
+                "SELECT 1 FROM pragma_table_info('{table}') WHERE name = ?1"
+            ))
+            .and_then(|mut st| st.exists(params![column]))
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        if !has {
+            conn.execute_batch(&format!("ALTER TABLE {table} ADD COLUMN {column} {kind}"))
+                .map_err(|e| format!("{}: {e}", path.display()))?;
+        }
+    }
     Ok(conn)
 }
 
 type GameRow = (
     i64,
+    i64,
+    Option<i64>,
     String,
     String,
     Option<String>,
@@ -319,8 +440,8 @@ type GameRow = (
 fn load_games(conn: &Connection) -> Result<BTreeMap<i64, Entry>, String> {
     let mut stmt = conn
         .prepare(
-            "SELECT id, variant, rules, handicap, start_sfen, black, white, black_token,
-                    white_token, result_winner, result_reason FROM games ORDER BY id",
+            "SELECT id, created, updated, variant, rules, handicap, start_sfen, black, white,
+                    black_token, white_token, result_winner, result_reason FROM games ORDER BY id",
         )
         .map_err(|e| e.to_string())?;
     let rows: Vec<GameRow> = stmt
@@ -337,81 +458,97 @@ fn load_games(conn: &Connection) -> Result<BTreeMap<i64, Entry>, String> {
                 r.get(8)?,
                 r.get(9)?,
                 r.get(10)?,
+                r.get(11)?,
+                r.get(12)?,
             ))
         })
         .and_then(|it| it.collect())
         .map_err(|e| e.to_string())?;
     let mut moves_stmt = conn
-        .prepare("SELECT usi FROM moves WHERE game_id = ?1 ORDER BY ply")
+        .prepare("SELECT usi, ms FROM moves WHERE game_id = ?1 ORDER BY ply")
         .map_err(|e| e.to_string())?;
     let mut games = BTreeMap::new();
-    for (id, variant, rules, handicap, sfen, black, white, bt, wt, winner, reason) in rows {
-        let mut game = match new_game(&variant, &rules, &sfen) {
+    for row in rows {
+        let (id, created, updated, variant, rules, handicap, sfen, black, white) = (
+            row.0, row.1, row.2, row.3, row.4, row.5, row.6, row.7, row.8,
+        );
+        let (bt, wt, winner, reason) = (row.9, row.10, row.11, row.12);
+        let game = match new_game(&variant, &rules, &sfen) {
             Ok(g) => g,
             Err(e) => {
                 eprintln!("banmen serve: game {id} not loaded: {e}");
                 continue;
             }
         };
-        let moves: Vec<String> = moves_stmt
-            .query_map(params![id], |r| r.get(0))
+        let moves: Vec<(String, Option<i64>)> = moves_stmt
+            .query_map(params![id], |r| Ok((r.get(0)?, r.get(1)?)))
             .and_then(|it| it.collect())
             .map_err(|e| e.to_string())?;
-        for (i, m) in moves.iter().enumerate() {
-            if let Err(e) = with_game!(&mut game, g => g.play_usi(m)) {
+        let player = |s: &str| serde_json::from_str::<Player>(s).unwrap_or(Player::Human);
+        let mut entry = Entry {
+            id,
+            variant,
+            rules,
+            handicap,
+            start_sfen: sfen,
+            players: [player(&black), player(&white)],
+            tokens: [bt, wt],
+            game,
+            generation: 0,
+            control: None,
+            usi: Vec::new(),
+            western: Vec::new(),
+            japanese: Vec::new(),
+            times: Vec::new(),
+            turn_started: Instant::now(),
+            created,
+            updated: updated.unwrap_or(created),
+        };
+        for (i, (m, ms)) in moves.iter().enumerate() {
+            if let Err(e) = entry.push_move(m, ms.unwrap_or(0).max(0) as u64) {
                 eprintln!("banmen serve: game {id} move {} ({m}): {e}", i + 1);
                 break;
             }
         }
         if reason.as_deref() == Some(Reason::Resignation.as_str()) {
             if let Some(w) = winner.as_deref().and_then(color_from) {
-                with_game!(&mut game, g => g.resign(!w));
+                with_game!(&mut entry.game, g => g.resign(!w));
             }
         }
-        let player = |s: &str| serde_json::from_str::<Player>(s).unwrap_or(Player::Human);
-        games.insert(
-            id,
-            Entry {
-                id,
-                variant,
-                rules,
-                handicap,
-                start_sfen: sfen,
-                players: [player(&black), player(&white)],
-                tokens: [bt, wt],
-                game,
-                generation: 0,
-                control: None,
-            },
-        );
+        games.insert(id, entry);
     }
     Ok(games)
 }
 
 /// Stores the moves from ply `from` (1-based) on and the result, in one transaction.
-fn store(conn: &mut Connection, e: &Entry, from: usize) -> rusqlite::Result<()> {
-    let moves = with_game!(&e.game, g => usi_moves(g));
+/// Sets `updated` in the entry too.
+fn store(conn: &mut Connection, e: &mut Entry, from: usize) -> rusqlite::Result<()> {
+    let now = now_secs();
     let tx = conn.transaction()?;
     tx.execute(
         "DELETE FROM moves WHERE game_id = ?1 AND ply >= ?2",
         params![e.id, from as i64],
     )?;
-    for (i, m) in moves.iter().enumerate().skip(from.saturating_sub(1)) {
-        tx.execute(
-            "INSERT INTO moves(game_id, ply, usi) VALUES (?1, ?2, ?3)",
-            params![e.id, (i + 1) as i64, m],
-        )?;
+    {
+        let mut insert =
+            tx.prepare_cached("INSERT INTO moves(game_id, ply, usi, ms) VALUES (?1, ?2, ?3, ?4)")?;
+        for (i, m) in e.usi.iter().enumerate().skip(from.saturating_sub(1)) {
+            insert.execute(params![e.id, (i + 1) as i64, m, e.times[i] as i64])?;
+        }
     }
     let o = e.outcome();
     tx.execute(
-        "UPDATE games SET result_winner = ?1, result_reason = ?2 WHERE id = ?3",
+        "UPDATE games SET result_winner = ?1, result_reason = ?2, updated = ?3 WHERE id = ?4",
         params![
             o.and_then(|o| o.winner).map(color_name),
             o.map(|o| o.reason.as_str()),
+            now,
             e.id
         ],
     )?;
-    tx.commit()
+    tx.commit()?;
+    e.updated = now;
+    Ok(())
 }
 
 /// Builds the application on the database at `db` (created if missing);
@@ -437,7 +574,11 @@ pub async fn app(db: &FsPath) -> Result<Router, String> {
     Ok(Router::new()
         .route("/", get(index))
         .route("/api/games", post(create).get(list))
+        .route("/api/games/import", post(record::import))
         .route("/api/games/{id}", get(get_game))
+        .route("/api/games/{id}/export", get(record::export))
+        .route("/api/games/{id}/position", get(position_at))
+        .route("/api/pieces", get(pieces))
         .route("/api/games/{id}/moves", post(play))
         .route("/api/games/{id}/undo", post(undo))
         .route("/api/games/{id}/resign", post(resign))
@@ -546,65 +687,97 @@ fn new_token() -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-async fn create(State(s): State<Shared>, body: Bytes) -> Result<Response, ApiError> {
-    let req: CreateRequest = body_json(&body)?;
-    let bad = |m: String| err(StatusCode::UNPROCESSABLE_ENTITY, m);
-    for p in [req.black, req.white] {
-        if let Player::Engine { movetime_ms } = p {
+fn check_players(players: &[Player; 2]) -> Result<(), ApiError> {
+    for p in players {
+        if let Player::Engine { movetime_ms } = *p {
             if movetime_ms == 0 || movetime_ms > MAX_MOVETIME_MS {
-                return Err(bad(format!(
-                    "movetime_ms must be 1..={MAX_MOVETIME_MS}, not {movetime_ms}"
-                )));
+                return Err(err(
+                    StatusCode::UNPROCESSABLE_ENTITY,
+                    format!("movetime_ms must be 1..={MAX_MOVETIME_MS}, not {movetime_ms}"),
+                ));
             }
         }
     }
-    let rules = req.rules.unwrap_or_default();
-    let sfen = start_sfen(&req.variant, &rules, req.handicap.as_deref()).map_err(bad)?;
-    let game = new_game(&req.variant, &rules, &sfen).map_err(bad)?;
-    let players = [req.black, req.white];
-    let tokens = players.map(|p| (p == Player::Human).then(new_token));
-    let created = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_secs() as i64)
-        .unwrap_or(0);
+    Ok(())
+}
+
+/// A game to store: its description, the moves already played and a resignation.
+struct NewGame {
+    variant: String,
+    rules: String,
+    handicap: Option<String>,
+    start_sfen: String,
+    players: [Player; 2],
+    moves: Vec<String>,
+    resigned: Option<Color>,
+}
+
+/// Builds, stores (one transaction) and registers a game; answers `201` with
+/// its state and the seat tokens.
+fn insert_game(s: &Shared, new: NewGame) -> Result<Response, ApiError> {
+    let bad = |m: String| err(StatusCode::UNPROCESSABLE_ENTITY, m);
+    let game = new_game(&new.variant, &new.rules, &new.start_sfen).map_err(bad)?;
+    let tokens = new.players.map(|p| (p == Player::Human).then(new_token));
+    let created = now_secs();
+    let mut entry = Entry {
+        id: 0,
+        variant: new.variant,
+        rules: new.rules,
+        handicap: new.handicap,
+        start_sfen: new.start_sfen,
+        players: new.players,
+        tokens: tokens.clone(),
+        game,
+        generation: 0,
+        control: None,
+        usi: Vec::new(),
+        western: Vec::new(),
+        japanese: Vec::new(),
+        times: Vec::new(),
+        turn_started: Instant::now(),
+        created,
+        updated: created,
+    };
+    for (i, m) in new.moves.iter().enumerate() {
+        entry
+            .push_move(m, 0)
+            .map_err(|e| bad(format!("move {} ({m}): {e}", i + 1)))?;
+    }
+    if let Some(loser) = new.resigned {
+        if entry.outcome().is_none() {
+            with_game!(&mut entry.game, g => g.resign(loser));
+        }
+    }
     let (value, job) = {
         let mut inner = s.inner.lock().expect("lock");
+        let Inner { conn, games } = &mut *inner;
         let player_text = |p: &Player| serde_json::to_string(p).expect("player json");
-        inner
-            .conn
-            .execute(
-                "INSERT INTO games(variant, rules, handicap, start_sfen, black, white,
-                    black_token, white_token, created)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
-                params![
-                    req.variant,
-                    rules,
-                    req.handicap,
-                    sfen,
-                    player_text(&players[0]),
-                    player_text(&players[1]),
-                    tokens[0],
-                    tokens[1],
-                    created
-                ],
-            )
-            .map_err(internal)?;
-        let id = inner.conn.last_insert_rowid();
-        let mut entry = Entry {
-            id,
-            variant: req.variant,
-            rules,
-            handicap: req.handicap,
-            start_sfen: sfen,
-            players,
-            tokens: tokens.clone(),
-            game,
-            generation: 0,
-            control: None,
-        };
+        let tx = conn.transaction().map_err(internal)?;
+        tx.execute(
+            "INSERT INTO games(variant, rules, handicap, start_sfen, black, white,
+                black_token, white_token, created, updated)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9)",
+            params![
+                entry.variant,
+                entry.rules,
+                entry.handicap,
+                entry.start_sfen,
+                player_text(&entry.players[0]),
+                player_text(&entry.players[1]),
+                tokens[0],
+                tokens[1],
+                created
+            ],
+        )
+        .map_err(internal)?;
+        entry.id = tx.last_insert_rowid();
+        tx.commit().map_err(internal)?;
+        if !entry.usi.is_empty() || entry.outcome().is_some() {
+            store(conn, &mut entry, 1).map_err(internal)?;
+        }
         let job = engine_job(&mut entry);
         let value = state(&entry);
-        inner.games.insert(id, entry);
+        games.insert(entry.id, entry);
         (value, job)
     };
     if let Some(job) = job {
@@ -615,9 +788,89 @@ async fn create(State(s): State<Shared>, body: Bytes) -> Result<Response, ApiErr
     Ok((StatusCode::CREATED, Json(value)).into_response())
 }
 
+async fn create(State(s): State<Shared>, body: Bytes) -> Result<Response, ApiError> {
+    let req: CreateRequest = body_json(&body)?;
+    let players = [req.black, req.white];
+    check_players(&players)?;
+    let rules = req.rules.unwrap_or_default();
+    let handicap = req.handicap.filter(|h| !h.is_empty() && h != "none");
+    let sfen = start_sfen(&req.variant, &rules, handicap.as_deref())
+        .map_err(|m| err(StatusCode::UNPROCESSABLE_ENTITY, m))?;
+    insert_game(
+        &s,
+        NewGame {
+            variant: req.variant,
+            rules,
+            handicap,
+            start_sfen: sfen,
+            players,
+            moves: Vec::new(),
+            resigned: None,
+        },
+    )
+}
+
 async fn list(State(s): State<Shared>) -> Json<Value> {
     let inner = s.inner.lock().expect("lock");
-    Json(Value::Array(inner.games.values().map(state).collect()))
+    Json(Value::Array(
+        inner.games.values().rev().map(summary).collect(),
+    ))
+}
+
+/// `GET /api/games/{id}/position?ply=N`: the board after `N` moves (replay).
+async fn position_at(
+    State(s): State<Shared>,
+    Path(id): Path<String>,
+    Query(q): Query<BTreeMap<String, String>>,
+) -> Result<Json<Value>, ApiError> {
+    let id = parse_id(&id)?;
+    let game = {
+        let inner = s.inner.lock().expect("lock");
+        let e = inner
+            .games
+            .get(&id)
+            .ok_or_else(|| err(StatusCode::NOT_FOUND, format!("no game {id}")))?;
+        e.game.clone()
+    };
+    let n = with_game!(&game, g => g.moves().len());
+    let ply = match q.get("ply") {
+        None => n,
+        Some(t) => t.parse::<usize>().ok().filter(|&p| p <= n).ok_or_else(|| {
+            err(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                format!("ply must be 0..={n}, not '{t}'"),
+            )
+        })?,
+    };
+    Ok(Json(with_game!(&game, g => {
+        let mut p = g.start().clone();
+        let mut last = None;
+        for &m in &g.moves()[..ply] {
+            last = Some(p.move_to_usi(m));
+            p.make_move(m);
+        }
+        json!({
+            "ply": ply,
+            "sfen": p.to_sfen(),
+            "last_move": last,
+            "side_to_move": color_name(p.side_to_move()),
+            "position": board_json(&p),
+        })
+    })))
+}
+
+/// `GET /api/pieces?variant=V&rules=R`: the legend of the pieces.
+async fn pieces(Query(q): Query<BTreeMap<String, String>>) -> Result<Json<Value>, ApiError> {
+    let bad = |m: String| err(StatusCode::UNPROCESSABLE_ENTITY, m);
+    let variant = q.get("variant").map_or("shogi", String::as_str);
+    let name: VariantName = variant.parse().map_err(|e| bad(format!("{e}")))?;
+    let rules = q.get("rules").map_or("", String::as_str);
+    Ok(Json(
+        match rules_for(name, rules).map_err(|e| bad(e.to_string()))? {
+            AnyRules::Nine(r) => notation::legend(r),
+            AnyRules::Seventeen(r) => notation::legend(r),
+        },
+    ))
 }
 
 async fn get_game(
@@ -684,17 +937,18 @@ async fn play(
             ));
         }
         let ply = e.ply();
-        with_game!(&mut e.game, g => g.play_usi(req.text.trim()).map(|_| ())).map_err(
-            |ge| match ge {
-                GameError::GameOver(o) => game_over(o),
-                other => err(
-                    StatusCode::UNPROCESSABLE_ENTITY,
-                    format!("{}: {other}", req.text.trim()),
-                ),
-            },
-        )?;
+        let ms = e.turn_ms();
+        let started = e.turn_started;
+        e.push_move(req.text.trim(), ms).map_err(|ge| match ge {
+            GameError::GameOver(o) => game_over(o),
+            other => err(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                format!("{}: {other}", req.text.trim()),
+            ),
+        })?;
         if let Err(dbe) = store(conn, e, ply + 1) {
-            with_game!(&mut e.game, g => g.undo());
+            e.pop_move();
+            e.turn_started = started;
             return Err(internal(dbe));
         }
         Ok(())
@@ -734,12 +988,12 @@ async fn undo(
             ));
         }
         e.stop_engine();
-        let saved = e.game.clone();
+        let saved = e.snapshot();
         for _ in 0..k {
-            with_game!(&mut e.game, g => g.undo());
+            e.pop_move();
         }
         if let Err(dbe) = store(conn, e, n - k + 1) {
-            e.game = saved;
+            e.restore(saved);
             return Err(internal(dbe));
         }
         Ok(())
@@ -756,10 +1010,10 @@ async fn resign(
         if let Some(o) = e.outcome() {
             return Err(game_over(o));
         }
-        let saved = e.game.clone();
+        let saved = e.snapshot();
         with_game!(&mut e.game, g => g.resign(me));
         if let Err(dbe) = store(conn, e, e.ply() + 1) {
-            e.game = saved;
+            e.restore(saved);
             return Err(internal(dbe));
         }
         e.stop_engine();
@@ -877,11 +1131,12 @@ fn spawn_engine(s: Shared, job: EngineJob) {
                 return Err(err(StatusCode::CONFLICT, "stale search"));
             }
             e.control = None;
-            let saved = e.game.clone();
+            let saved = e.snapshot();
             let mover = e.side_to_move();
             match &best {
                 Some(text) => {
-                    if let Err(ge) = with_game!(&mut e.game, g => g.play_usi(text).map(|_| ())) {
+                    let ms = e.turn_ms();
+                    if let Err(ge) = e.push_move(text, ms) {
                         eprintln!("banmen serve: game {}: engine move {text}: {ge}", e.id);
                         with_game!(&mut e.game, g => g.resign(mover));
                     }
@@ -889,7 +1144,7 @@ fn spawn_engine(s: Shared, job: EngineJob) {
                 None => with_game!(&mut e.game, g => g.resign(mover)),
             }
             if let Err(dbe) = store(conn, e, job.ply + 1) {
-                e.game = saved;
+                e.restore(saved);
                 return Err(internal(dbe));
             }
             Ok(())

@@ -98,8 +98,9 @@ fn raw(
         body.len()
     ));
     s.write_all(req.as_bytes()).expect("write");
-    let mut out = String::new();
-    s.read_to_string(&mut out).expect("read");
+    let mut bytes = Vec::new();
+    s.read_to_end(&mut bytes).expect("read");
+    let out = String::from_utf8_lossy(&bytes);
     let (head, rest) = out.split_once("\r\n\r\n").expect("response head");
     let status = head
         .split_whitespace()
@@ -388,4 +389,392 @@ fn events_push_the_state_after_a_move() {
     let (status, v) = server.play(id, &black, &mv);
     assert_eq!(status, 200, "{v}");
     read_until(&format!("\"moves\":[\"{mv}\"]"), &mut seen);
+}
+
+/// What a refused request must leave as it was.
+fn fingerprint(v: &Value) -> Value {
+    json!([
+        v["sfen"],
+        v["moves"],
+        v["result"],
+        v["legal_moves"],
+        v["side_to_move"]
+    ])
+}
+
+#[test]
+fn refused_moves_leave_the_game_unchanged() {
+    let db = temp_db("refused");
+    let server = Server::start(&db);
+    let (id, created) =
+        server.create(json!({"variant": "shogi", "black": "human", "white": "human"}));
+    let (black, white) = tokens(&created);
+    let (status, _) = server.play(id, &black, "7g7f");
+    assert_eq!(status, 200);
+    let path = format!("/api/games/{id}");
+    let before = fingerprint(&server.get(&path));
+    // (token, move, status, words of the error)
+    let refused: [(Option<&str>, &str, u16, &str); 6] = [
+        (Some(&white), "3c3e", 422, "cannot move there"), // illegal
+        (Some(&white), "P*5e", 422, "illegal"),           // nothing in hand
+        (Some("0123456789abcdef"), "3c3d", 403, "no seat"), // wrong token
+        (None, "3c3d", 401, "Authorization"),             // no token
+        (Some(&black), "2g2f", 409, "not your turn"),     // out of turn
+        (Some(&black), "3c3d", 409, "not your turn"),     // the other side's move
+    ];
+    for (token, mv, code, words) in refused {
+        let (status, v) = server.post(
+            &format!("/api/games/{id}/moves"),
+            token,
+            json!({ "move": mv }),
+        );
+        assert_eq!(status, code, "{mv}: {v}");
+        assert!(
+            v["error"].as_str().unwrap_or("").contains(words),
+            "{mv}: {v}"
+        );
+        assert_eq!(
+            fingerprint(&server.get(&path)),
+            before,
+            "{mv} changed the game"
+        );
+    }
+    // After the end: fool's mate does not exist in shogi, so White resigns.
+    let (status, _) = server.post(&format!("/api/games/{id}/resign"), Some(&white), json!({}));
+    assert_eq!(status, 200);
+    let over = fingerprint(&server.get(&path));
+    for (token, mv) in [(&white, "3c3d"), (&black, "2g2f")] {
+        let (status, v) = server.play(id, token, mv);
+        assert_eq!(status, 409, "{v}");
+        assert!(v["error"].as_str().unwrap().contains("over"), "{v}");
+        assert_eq!(fingerprint(&server.get(&path)), over);
+    }
+    let (status, _) = server.post(&format!("/api/games/{id}/undo"), Some(&white), json!({}));
+    assert_eq!(status, 409);
+    assert_eq!(fingerprint(&server.get(&path)), over);
+    // And the same after a restart on the database.
+    drop(server);
+    let server = Server::start(&db);
+    assert_eq!(fingerprint(&server.get(&path)), over);
+}
+
+#[test]
+fn list_is_summaries_and_replay_positions() {
+    let db = temp_db("list");
+    let server = Server::start(&db);
+    let (id, created) =
+        server.create(json!({"variant": "cannonshogi", "black": "human", "white": "human"}));
+    let (black, white) = tokens(&created);
+    for (t, m) in [(&black, "7g7f"), (&white, "3c3d")] {
+        let (status, v) = server.play(id, t, m);
+        assert_eq!(status, 200, "{v}");
+    }
+    let list = server.get("/api/games");
+    let g = &list[0];
+    assert_eq!(g["id"], id);
+    assert_eq!(g["move_count"], 2);
+    assert_eq!(g["variant"], "cannonshogi");
+    assert!(
+        g.get("legal_moves").is_none() && g.get("position").is_none(),
+        "{g}"
+    );
+    assert!(g["updated"].as_i64().unwrap() >= g["created"].as_i64().unwrap());
+
+    let full = server.get(&format!("/api/games/{id}"));
+    assert_eq!(full["notation"]["western"], json!(["P-7f", "P-3d"]));
+    assert_eq!(full["notation"]["japanese"], json!(["▲７六歩", "△３四歩"]));
+    assert_eq!(full["times_ms"].as_array().map(Vec::len), Some(2));
+    assert!(full["clock"]["black_ms"].is_u64());
+
+    let p0 = server.get(&format!("/api/games/{id}/position?ply=0"));
+    assert_eq!(p0["sfen"], created["sfen"]);
+    assert!(p0["last_move"].is_null());
+    let p1 = server.get(&format!("/api/games/{id}/position?ply=1"));
+    assert_eq!(p1["last_move"], "7g7f");
+    assert_eq!(p1["side_to_move"], "white");
+    let (status, _) = server.call(
+        "GET",
+        &format!("/api/games/{id}/position?ply=3"),
+        None,
+        None,
+    );
+    assert_eq!(status, 422);
+
+    let legend = server.get("/api/pieces?variant=daidaishogi");
+    let lion = legend["pieces"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["code"] == "LN")
+        .expect("lion");
+    assert_eq!(lion["name"], "lion");
+    assert_eq!(lion["attacks"].as_array().map(Vec::len), Some(24));
+    let (status, _) = server.call("GET", "/api/pieces?variant=chess", None, None);
+    assert_eq!(status, 422);
+}
+
+#[test]
+fn import_and_export_records() {
+    let db = temp_db("records");
+    let server = Server::start(&db);
+    // A USI line, guessed.
+    let (status, v) = server.post(
+        "/api/games/import",
+        None,
+        json!({"text": "position startpos moves 7g7f 3c3d 8h2b+ 3a2b"}),
+    );
+    assert_eq!(status, 201, "{v}");
+    let id = v["id"].as_i64().unwrap();
+    assert_eq!(moves(&v), ["7g7f", "3c3d", "8h2b+", "3a2b"]);
+    let (black, _) = tokens(&v);
+    let (status, v) = server.play(id, &black, "B*5e");
+    assert_eq!(status, 200, "{v}");
+
+    // Out as KIF (UTF-8), CSA, SFEN, USI and back in: the same moves.
+    for format in ["kifu", "csa", "sfen", "usi", "western", "japanese", "ki2"] {
+        let (status, text) = raw(
+            server.addr,
+            "GET",
+            &format!("/api/games/{id}/export?format={format}"),
+            None,
+            None,
+        );
+        assert_eq!(status, 200, "{format}: {text}");
+        let (status, back) = server.post(
+            "/api/games/import",
+            None,
+            json!({"text": text, "format": format}),
+        );
+        assert_eq!(status, 201, "{format}: {back}\n{text}");
+        assert_eq!(moves(&back), moves(&v), "{format}");
+    }
+    // Shift-JIS KIF.
+    let (status, _) = raw(
+        server.addr,
+        "GET",
+        &format!("/api/games/{id}/export?format=kif"),
+        None,
+        None,
+    );
+    assert_eq!(status, 200);
+
+    // A KIF with a resignation, and a CSA record.
+    let kif = "手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 投了\n";
+    let (status, v) = server.post("/api/games/import", None, json!({"text": kif}));
+    assert_eq!(status, 201, "{v}");
+    assert_eq!(moves(&v), ["7g7f", "3c3d"]);
+    assert_eq!(
+        v["result"],
+        json!({"winner": "white", "reason": "resignation"})
+    );
+    let csa = "V2.2\nPI\n+\n+7776FU\n-3334FU\n+2726FU\n";
+    let (status, v) = server.post("/api/games/import", None, json!({"text": csa}));
+    assert_eq!(status, 201, "{v}");
+    assert_eq!(moves(&v), ["7g7f", "3c3d", "2g2f"]);
+    // An SFEN of a handicap start; dai dai shogi as a USI line.
+    let (status, v) = server.post(
+        "/api/games/import",
+        None,
+        json!({"text": "lnsgkgsn1/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1"}),
+    );
+    assert_eq!(status, 201, "{v}");
+    assert_eq!(v["handicap"], "lance");
+    let dd = server.create(json!({"variant": "daidaishogi", "black": "human", "white": "human"}));
+    let first = dd.1["legal_moves"][0].as_str().unwrap().to_string();
+    let (status, _) = server.play(dd.0, &tokens(&dd.1).0, &first);
+    assert_eq!(status, 200);
+    let (status, usi) = raw(
+        server.addr,
+        "GET",
+        &format!("/api/games/{}/export?format=usi", dd.0),
+        None,
+        None,
+    );
+    assert_eq!(status, 200, "{usi}");
+    let (status, v) = server.post("/api/games/import", None, json!({"text": usi}));
+    assert_eq!(status, 201, "{v}");
+    assert_eq!(v["variant"], "daidaishogi");
+    assert_eq!(moves(&v), [first.as_str()]);
+    // Refusals.
+    for (body, code) in [
+        (json!({"text": "position startpos moves 7g7f 7g7f"}), 422),
+        (json!({"text": "garbage that is no record"}), 422),
+        (json!({"text": "", "format": "docx"}), 422),
+        (json!({"nope": 1}), 400),
+    ] {
+        let (status, v) = server.post("/api/games/import", None, body.clone());
+        assert_eq!(status, code, "{body}: {v}");
+        assert!(v["error"].is_string());
+    }
+    let (status, _) = server.call("GET", "/api/games/1/export?format=pdf", None, None);
+    assert_eq!(status, 422);
+}
+
+/// A keep-alive HTTP/1.1 client: one connection for all of a load client's requests.
+struct Client {
+    addr: SocketAddr,
+    reader: std::io::BufReader<TcpStream>,
+}
+
+impl Client {
+    fn connect(addr: SocketAddr) -> Client {
+        let s = TcpStream::connect(addr).expect("connect");
+        s.set_read_timeout(Some(Duration::from_secs(30)))
+            .expect("timeout");
+        s.set_nodelay(true).expect("nodelay");
+        Client {
+            addr,
+            reader: std::io::BufReader::new(s),
+        }
+    }
+
+    fn call(&mut self, method: &str, path: &str, token: Option<&str>, body: &str) -> (u16, Value) {
+        use std::io::BufRead;
+        let auth = token
+            .map(|t| format!("Authorization: Bearer {t}\r\n"))
+            .unwrap_or_default();
+        let req = format!(
+            "{method} {path} HTTP/1.1\r\nHost: {}\r\n{auth}Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+            self.addr,
+            body.len()
+        );
+        self.reader
+            .get_mut()
+            .write_all(req.as_bytes())
+            .expect("write");
+        let mut line = String::new();
+        self.reader.read_line(&mut line).expect("status line");
+        let status: u16 = line
+            .split_whitespace()
+            .nth(1)
+            .and_then(|c| c.parse().ok())
+            .unwrap_or_else(|| panic!("bad status line {line:?}"));
+        let mut length = 0usize;
+        loop {
+            line.clear();
+            self.reader.read_line(&mut line).expect("header");
+            let l = line.trim_end();
+            if l.is_empty() {
+                break;
+            }
+            if let Some((k, v)) = l.split_once(':') {
+                if k.eq_ignore_ascii_case("content-length") {
+                    length = v.trim().parse().expect("length");
+                }
+            }
+        }
+        let mut buf = vec![0u8; length];
+        self.reader.read_exact(&mut buf).expect("body");
+        (status, serde_json::from_slice(&buf).unwrap_or(Value::Null))
+    }
+}
+
+/// `clients` clients, each playing its own human-vs-human games (shogi,
+/// cannon shogi and dai dai shogi in turn) as fast as the server answers,
+/// for `duration`; every move sent must be in the game, in the server's
+/// answer, in SQLite and after a restart. Returns the moves made per second.
+fn load(name: &str, clients: usize, duration: Duration) -> f64 {
+    const MAX_PLIES: usize = 80;
+    let db = temp_db(name);
+    let server = Server::start(&db);
+    let addr = server.addr;
+    let started = Instant::now();
+    let deadline = started + duration;
+    let handles: Vec<_> = (0..clients)
+        .map(|c| {
+            std::thread::spawn(move || {
+                let variant = ["shogi", "cannonshogi", "daidaishogi"][c % 3];
+                let mut client = Client::connect(addr);
+                let mut seed = 0x9e37_79b9_7f4a_7c15u64 ^ (c as u64 + 1);
+                let mut games: Vec<(i64, Vec<String>)> = Vec::new();
+                while Instant::now() < deadline {
+                    let body = json!({"variant": variant, "black": "human", "white": "human"});
+                    let (status, mut v) =
+                        client.call("POST", "/api/games", None, &body.to_string());
+                    assert_eq!(status, 201, "{v}");
+                    let id = v["id"].as_i64().expect("id");
+                    let seats = [
+                        v["tokens"]["black"].as_str().unwrap().to_string(),
+                        v["tokens"]["white"].as_str().unwrap().to_string(),
+                    ];
+                    let mut sent = Vec::new();
+                    while Instant::now() < deadline
+                        && sent.len() < MAX_PLIES
+                        && v["result"].is_null()
+                    {
+                        let legal = v["legal_moves"].as_array().expect("legal");
+                        seed ^= seed << 13;
+                        seed ^= seed >> 7;
+                        seed ^= seed << 17;
+                        let mv = legal[(seed % legal.len() as u64) as usize]
+                            .as_str()
+                            .unwrap()
+                            .to_string();
+                        let seat = &seats[usize::from(v["side_to_move"] == "white")];
+                        let body = json!({ "move": mv }).to_string();
+                        let (status, next) = client.call(
+                            "POST",
+                            &format!("/api/games/{id}/moves"),
+                            Some(seat),
+                            &body,
+                        );
+                        assert_eq!(status, 200, "game {id} {mv}: {next}");
+                        sent.push(mv);
+                        assert_eq!(moves(&next), sent, "game {id}: the answer");
+                        v = next;
+                    }
+                    games.push((id, sent));
+                }
+                games
+            })
+        })
+        .collect();
+    let games: Vec<(i64, Vec<String>)> = handles
+        .into_iter()
+        .flat_map(|h| h.join().expect("client"))
+        .collect();
+    let elapsed = started.elapsed().as_secs_f64();
+    let total: usize = games.iter().map(|(_, m)| m.len()).sum();
+    // The server's view, SQLite's rows, and a new server on the same file.
+    for (id, sent) in &games {
+        assert_eq!(&moves(&server.get(&format!("/api/games/{id}"))), sent);
+    }
+    drop(server);
+    let conn = rusqlite::Connection::open(&db).expect("open db");
+    let mut stmt = conn
+        .prepare("SELECT usi FROM moves WHERE game_id = ?1 ORDER BY ply")
+        .expect("prepare");
+    for (id, sent) in &games {
+        let stored: Vec<String> = stmt
+            .query_map([id], |r| r.get(0))
+            .and_then(|it| it.collect())
+            .expect("rows");
+        assert_eq!(&stored, sent, "game {id} in SQLite");
+    }
+    let server = Server::start(&db);
+    assert_eq!(
+        server.get("/api/games").as_array().map(Vec::len),
+        Some(games.len())
+    );
+    for (id, sent) in &games {
+        assert_eq!(&moves(&server.get(&format!("/api/games/{id}"))), sent);
+    }
+    let rate = total as f64 / elapsed;
+    println!(
+        "load: {clients} clients, {elapsed:.1} s, {} games, {total} moves, {rate:.0} moves/s",
+        games.len()
+    );
+    rate
+}
+
+#[test]
+fn load_short_50_clients_lose_no_move() {
+    assert!(load("load-short", 50, Duration::from_secs(5)) > 0.0);
+}
+
+/// The full run: `cargo test --release -p banmen-web --test api -- --ignored --nocapture load_full`.
+#[test]
+#[ignore]
+fn load_full_50_clients_for_a_minute() {
+    assert!(load("load-full", 50, Duration::from_secs(60)) > 0.0);
 }
