@@ -5,6 +5,8 @@ mod board_text;
 mod convert;
 mod matchrun;
 mod perft;
+mod play;
+mod play_board;
 mod setup;
 mod usi;
 
@@ -33,6 +35,8 @@ enum Command {
     Match(matchrun::MatchArgs),
     /// Convert a game record between KIF, KI2, CSA, SFEN, USI, Western and Japanese notation.
     Convert(convert::ConvertArgs),
+    /// Play at the terminal against the engine or a second person.
+    Play(play::PlayArgs),
     /// Serve the web board and its JSON API (games kept in SQLite).
     Serve(ServeArgs),
 }
@@ -60,6 +64,7 @@ fn main() -> ExitCode {
         Command::Bench(args) => bench::run(&args),
         Command::Match(args) => matchrun::run(&args),
         Command::Convert(args) => convert::run(&args),
+        Command::Play(args) => play::run(&args),
         Command::Serve(args) => banmen_web::run(&banmen_web::ServeOptions {
             bind: args.bind,
             port: args.port,
