@@ -1,37 +1,33 @@
-//! CSA records, V2.2 and V3.0.
+//! CSA records, V2.2 and V3.0, for all three games.
 //!
 //! `%TORYO`, `%TSUMI`, `%TIME_UP` and `%ILLEGAL_MOVE` are read as a loss of
 //! the side to move; `%KACHI` as its win; `%+ILLEGAL_ACTION` as a loss of `+`.
+//! `P+00AL` / `P-00AL` put every piece not yet placed (kings excepted) in
+//! that side's hand (tsume problems).
+//!
+//! CSA defines standard shogi only. Banmen's extension for the other games
+//! (written and read; see the crate docs for the piece codes):
+//!
+//! - `$VARIANT:cannonshogi` or `$VARIANT:daidaishogi` before the position, and
+//!   `$RULES:flying-cannon=leap` for rule options.
+//! - `PI` is the game's own start position.
+//! - Pieces are two-letter codes (`GC`, `LN`); a promoted piece without a code
+//!   of its own is `+` and its original code (`+GC`, `+LN`), so a board square
+//!   is ` * `, `+KG` or `-+LN`.
+//! - On 17x17 a square is four digits, file then rank (`0909` is 9i, `1717`
+//!   is 17q), rank lines are `P1` to `P17`, and a lion's double move lists its
+//!   middle square(s) between origin and destination:
+//!   `+090908080907+LN` (9i, capture on 8h, to 9g, promoting), igui
+//!   `+090909080909+LN`.
 
+use crate::names::names;
+use crate::notation::same_mids;
 use crate::record::{
-    mode_for, sfen_sans_number, Comment, EndReason, GameResult, ParseError, Record,
+    mode_for, sfen_sans_number, with_rules, Comment, EndReason, GameResult, ParseError, Record,
 };
-use banmen_rules::{Bb128, Color, Piece, Position, VariantName};
-
-const CODES: [(&str, &str); 14] = [
-    ("FU", "P"),
-    ("KY", "L"),
-    ("KE", "N"),
-    ("GI", "S"),
-    ("KI", "G"),
-    ("KA", "B"),
-    ("HI", "R"),
-    ("OU", "K"),
-    ("TO", "+P"),
-    ("NY", "+L"),
-    ("NK", "+N"),
-    ("NG", "+S"),
-    ("UM", "+B"),
-    ("RY", "+R"),
-];
-
-fn to_sfen_code(csa: &str) -> Option<&'static str> {
-    CODES.iter().find(|(c, _)| *c == csa).map(|(_, s)| *s)
-}
-
-fn to_csa_code(sfen: &str) -> Option<&'static str> {
-    CODES.iter().find(|(_, s)| *s == sfen).map(|(c, _)| *c)
-}
+use banmen_rules::{
+    rules_for, BitBoard, Color, Geometry, Kind, Move, Position, Rules, Square, VariantName,
+};
 
 fn result_line(r: GameResult, to_move: Color) -> Option<String> {
     let mover_wins = r.winner == Some(to_move);
@@ -64,27 +60,48 @@ fn sign(c: Color) -> char {
     }
 }
 
-fn position_lines(record: &Record, pos: &Position<Bb128>) -> Result<String, String> {
-    let v = banmen_rules::Variant::standard();
-    let key = sfen_sans_number(&record.start);
-    if key == sfen_sans_number(v.start_sfen) {
+/// A square's digits: `77` on 9x9, `0909` on 17x17.
+fn square_digits(g: Geometry, sq: Square) -> String {
+    if g.files <= 9 {
+        format!("{}{}", g.file(sq), g.rank(sq) + 1)
+    } else {
+        format!("{:02}{:02}", g.file(sq), g.rank(sq) + 1)
+    }
+}
+
+/// Digits per square: 2 on 9x9, 4 on 17x17.
+fn square_width(g: Geometry) -> usize {
+    if g.files <= 9 {
+        2
+    } else {
+        4
+    }
+}
+
+fn csa_code<B: BitBoard>(rules: &Rules<B>, k: Kind) -> Result<&'static str, String> {
+    let code = &rules.kind(k).code;
+    names(rules.variant.name)
+        .csa(code)
+        .ok_or_else(|| format!("CSA has no code for {code}"))
+}
+
+fn position_lines<B: BitBoard>(record: &Record, pos: &Position<B>) -> Result<String, String> {
+    let rules = pos.rules();
+    let v = &rules.variant;
+    if sfen_sans_number(&record.start) == sfen_sans_number(v.start_sfen) {
         return Ok("PI\n+\n".into());
     }
-    let rules = pos.rules();
     let g = rules.geometry;
     let mut s = String::new();
-    for r in 0..9 {
+    for r in 0..g.ranks as i32 {
         s.push_str(&format!("P{}", r + 1));
-        for f in (1..=9).rev() {
+        for f in (1..=g.files as i32).rev() {
             let sq = g.square(f, r).ok_or("off board")?;
             match pos.piece_at(sq) {
                 None => s.push_str(" * "),
                 Some(p) => {
-                    let code = &rules.kind(p.kind).code;
                     s.push(sign(p.color));
-                    s.push_str(
-                        to_csa_code(code).ok_or_else(|| format!("CSA has no piece {code}"))?,
-                    );
+                    s.push_str(csa_code(rules, p.kind)?);
                 }
             }
         }
@@ -93,10 +110,9 @@ fn position_lines(record: &Record, pos: &Position<Bb128>) -> Result<String, Stri
     for c in Color::ALL {
         let mut line = String::new();
         for k in 0..rules.n_base {
-            let code = to_csa_code(&rules.kinds[k].code).ok_or("CSA has no such piece")?;
-            for _ in 0..pos.hand_count(c, banmen_rules::Kind(k as u8)) {
+            for _ in 0..pos.hand_count(c, Kind(k as u8)) {
                 line.push_str("00");
-                line.push_str(code);
+                line.push_str(csa_code(rules, Kind(k as u8))?);
             }
         }
         if !line.is_empty() {
@@ -109,10 +125,15 @@ fn position_lines(record: &Record, pos: &Position<Bb128>) -> Result<String, Stri
 }
 
 fn write_version(record: &Record, v3: bool) -> Result<String, String> {
-    if record.variant != VariantName::Shogi || !record.rules.is_empty() {
-        return Err("CSA records are for standard shogi only".into());
-    }
-    let (mut pos, moves) = record.replay_9x9()?;
+    with_rules!(record.any_rules()?, r => write_on(r, record, v3))
+}
+
+fn write_on<B: BitBoard>(
+    rules: &'static Rules<B>,
+    record: &Record,
+    v3: bool,
+) -> Result<String, String> {
+    let (mut pos, moves) = crate::record::replay(rules, &record.start, &record.moves)?;
     let mut s = String::new();
     if v3 {
         s.push_str("'CSA encoding=UTF-8\nV3.0\n");
@@ -125,6 +146,12 @@ fn write_version(record: &Record, v3: bool) -> Result<String, String> {
     }
     if let Some(w) = &hd.white {
         s.push_str(&format!("N-{w}\n"));
+    }
+    if record.variant != VariantName::Shogi {
+        s.push_str(&format!("$VARIANT:{}\n", record.variant));
+    }
+    if !record.rules.is_empty() {
+        s.push_str(&format!("$RULES:{}\n", record.rules));
     }
     if let Some(e) = &hd.event {
         s.push_str(&format!("$EVENT:{e}\n"));
@@ -141,29 +168,24 @@ fn write_version(record: &Record, v3: bool) -> Result<String, String> {
     for c in record.comments_at(0) {
         s.push_str(&format!("'*{c}\n"));
     }
-    let g = pos.rules().geometry;
+    let g = rules.geometry;
     for (i, &m) in moves.iter().enumerate() {
         let c = pos.side_to_move();
         let piece = pos.moving_piece(m).ok_or("no moving piece")?;
         let kind = if m.is_promotion() {
-            pos.rules()
-                .kind(piece.kind)
-                .promotes_to
-                .unwrap_or(piece.kind)
+            rules.kind(piece.kind).promotes_to.unwrap_or(piece.kind)
         } else {
             piece.kind
         };
-        let code = &pos.rules().kind(kind).code;
-        let from = m.from().map_or("00".to_string(), |f| {
-            format!("{}{}", g.file(f), g.rank(f) + 1)
-        });
-        s.push_str(&format!(
-            "{}{from}{}{}{}\n",
-            sign(c),
-            g.file(m.to()),
-            g.rank(m.to()) + 1,
-            to_csa_code(code).ok_or_else(|| format!("CSA has no piece {code}"))?
-        ));
+        let mut squares = match m.from() {
+            Some(f) => square_digits(g, f),
+            None => "0".repeat(square_width(g)),
+        };
+        for x in crate::notation::mids(m) {
+            squares.push_str(&square_digits(g, x));
+        }
+        squares.push_str(&square_digits(g, m.to()));
+        s.push_str(&format!("{}{squares}{}\n", sign(c), csa_code(rules, kind)?));
         if !record.times.is_empty() {
             s.push_str(&format!("T{}\n", record.time(i).unwrap_or(0)));
         }
@@ -185,7 +207,7 @@ fn write_version(record: &Record, v3: bool) -> Result<String, String> {
 /// Writes CSA V2.2.
 ///
 /// # Errors
-/// Illegal moves, or a game that is not standard shogi.
+/// Illegal moves.
 pub fn write(record: &Record) -> Result<String, String> {
     write_version(record, false)
 }
@@ -193,22 +215,136 @@ pub fn write(record: &Record) -> Result<String, String> {
 /// Writes CSA V3.0 (with the `'CSA encoding=UTF-8` line).
 ///
 /// # Errors
-/// Illegal moves, or a game that is not standard shogi.
+/// Illegal moves.
 pub fn write_v3(record: &Record) -> Result<String, String> {
     write_version(record, true)
 }
 
-struct Setup {
-    board: Vec<Option<(Color, &'static str)>>,
-    hands: Vec<(Color, &'static str)>,
+/// The position being set up by `PI`, `P1`… and `P+` lines.
+struct Setup<B: BitBoard> {
+    rules: &'static Rules<B>,
+    /// Rank-major from rank a, file `files` first: as SFEN reads.
+    board: Vec<Option<(Color, Kind)>>,
+    hands: Vec<(Color, Kind)>,
+    /// `P+00AL` / `P-00AL`: the side that gets the rest.
+    rest_to: Option<Color>,
     touched: bool,
 }
 
-fn square_index(f: u32, r: u32) -> Option<usize> {
-    if (1..=9).contains(&f) && (1..=9).contains(&r) {
-        Some(((r - 1) * 9 + (9 - f)) as usize)
-    } else {
-        None
+impl<B: BitBoard> Setup<B> {
+    fn index(&self, file: i32, rank: i32) -> Option<usize> {
+        let g = self.rules.geometry;
+        ((1..=g.files as i32).contains(&file) && (1..=g.ranks as i32).contains(&rank))
+            .then(|| ((rank - 1) * g.files as i32 + (g.files as i32 - file)) as usize)
+    }
+
+    /// Fills the board with the game's start position.
+    fn start_position(&mut self, n: usize) -> Result<(), ParseError> {
+        let rules = self.rules;
+        let start = Position::from_sfen(
+            rules,
+            rules.variant.start_sfen,
+            banmen_rules::SfenMode::Strict,
+        )
+        .map_err(|e| ParseError::new(n, format!("start position: {e}")))?;
+        let g = rules.geometry;
+        for sq in g.all() {
+            let idx = self
+                .index(g.file(sq), g.rank(sq) + 1)
+                .ok_or_else(|| ParseError::new(n, "off board"))?;
+            self.board[idx] = start.piece_at(sq).map(|p| (p.color, p.kind));
+        }
+        Ok(())
+    }
+
+    fn to_sfen(&self, n: usize, side: Color) -> Result<String, ParseError> {
+        let rules = self.rules;
+        let g = rules.geometry;
+        let mut hands = self.hands.clone();
+        if let Some(c) = self.rest_to {
+            // Every piece of the start position (both sides, by base kind) not
+            // on the board or in a hand goes to `c`, kings excepted.
+            let start = Position::from_sfen(
+                rules,
+                rules.variant.start_sfen,
+                banmen_rules::SfenMode::Strict,
+            )
+            .map_err(|e| ParseError::new(n, format!("start position: {e}")))?;
+            let mut count = vec![0i32; rules.kind_count()];
+            for sq in g.all() {
+                if let Some(p) = start.piece_at(sq) {
+                    count[rules.kind(p.kind).base.index()] += 1;
+                }
+            }
+            for (_, k) in self.board.iter().flatten() {
+                count[rules.kind(*k).base.index()] -= 1;
+            }
+            for (_, k) in &hands {
+                count[rules.kind(*k).base.index()] -= 1;
+            }
+            for k in 0..rules.n_base {
+                if rules.kinds[k].royal {
+                    continue;
+                }
+                for _ in 0..count[k].max(0) {
+                    hands.push((c, Kind(k as u8)));
+                }
+            }
+        }
+        let mut out = String::new();
+        for r in 0..g.ranks as usize {
+            if r > 0 {
+                out.push('/');
+            }
+            let mut empty = 0;
+            for i in 0..g.files as usize {
+                match self.board[r * g.files as usize + i] {
+                    None => empty += 1,
+                    Some((c, k)) => {
+                        if empty > 0 {
+                            out.push_str(&empty.to_string());
+                            empty = 0;
+                        }
+                        let code = &rules.kind(k).code;
+                        out.push_str(&if c == Color::White {
+                            code.to_ascii_lowercase()
+                        } else {
+                            code.clone()
+                        });
+                    }
+                }
+            }
+            if empty > 0 {
+                out.push_str(&empty.to_string());
+            }
+        }
+        out.push(' ');
+        out.push(side.sfen_char());
+        out.push(' ');
+        let mut hand = String::new();
+        for c in Color::ALL {
+            for k in 0..rules.n_base {
+                let count = hands
+                    .iter()
+                    .filter(|(hc, hk)| *hc == c && hk.index() == k)
+                    .count();
+                if count == 0 {
+                    continue;
+                }
+                if count > 1 {
+                    hand.push_str(&count.to_string());
+                }
+                let code = &rules.kinds[k].code;
+                hand.push_str(&if c == Color::White {
+                    code.to_ascii_lowercase()
+                } else {
+                    code.clone()
+                });
+            }
+        }
+        out.push_str(if hand.is_empty() { "-" } else { &hand });
+        out.push_str(" 1");
+        Ok(out)
     }
 }
 
@@ -220,101 +356,129 @@ fn color_of(c: char) -> Option<Color> {
     }
 }
 
-fn setup_sfen(s: &Setup, side: Color) -> String {
-    let mut out = String::new();
-    for r in 0..9 {
-        if r > 0 {
-            out.push('/');
-        }
-        let mut empty = 0;
-        for i in 0..9 {
-            match s.board[r * 9 + i] {
-                None => empty += 1,
-                Some((c, code)) => {
-                    if empty > 0 {
-                        out.push_str(&empty.to_string());
-                        empty = 0;
-                    }
-                    out.push_str(&if c == Color::White {
-                        code.to_ascii_lowercase()
-                    } else {
-                        code.to_string()
-                    });
-                }
-            }
-        }
-        if empty > 0 {
-            out.push_str(&empty.to_string());
-        }
-    }
-    out.push(' ');
-    out.push(side.sfen_char());
-    out.push(' ');
-    let mut hand = String::new();
-    for c in Color::ALL {
-        for code in ["R", "B", "G", "S", "N", "L", "P"] {
-            let n = s
-                .hands
-                .iter()
-                .filter(|(hc, k)| *hc == c && *k == code)
-                .count();
-            if n > 0 {
-                if n > 1 {
-                    hand.push_str(&n.to_string());
-                }
-                hand.push_str(&if c == Color::White {
-                    code.to_ascii_lowercase()
-                } else {
-                    code.to_string()
-                });
-            }
-        }
-    }
-    out.push_str(if hand.is_empty() { "-" } else { &hand });
-    out.push_str(" 1");
-    out
+/// Reads a piece code at the start of `s` (`FU`, `GC`, `+LN`): the kind and the rest.
+fn take_code<'a, B: BitBoard>(rules: &Rules<B>, s: &'a str) -> Option<(Kind, &'a str)> {
+    let len = if s.starts_with('+') { 3 } else { 2 };
+    let code = s.get(..len)?;
+    let sfen = names(rules.variant.name).from_csa(code)?;
+    Some((rules.kind_by_code(sfen)?, &s[len..]))
 }
 
-const STANDARD: [&str; 9] = [
-    "-KY-KE-GI-KI-OU-KI-GI-KE-KY",
-    " * -HI *  *  *  *  * -KA * ",
-    "-FU-FU-FU-FU-FU-FU-FU-FU-FU",
-    " *  *  *  *  *  *  *  *  * ",
-    " *  *  *  *  *  *  *  *  * ",
-    " *  *  *  *  *  *  *  *  * ",
-    "+FU+FU+FU+FU+FU+FU+FU+FU+FU",
-    " * +KA *  *  *  *  * +HI * ",
-    "+KY+KE+GI+KI+OU+KI+GI+KE+KY",
-];
-
-fn parse_row(setup: &mut Setup, n: usize, r: usize, cells: &str) -> Result<(), ParseError> {
-    let mut chars: Vec<char> = cells.chars().collect();
-    // Trailing blanks of an empty last square are often trimmed.
-    if chars.len() >= 25 && chars.len() < 27 {
-        chars.resize(27, ' ');
+/// Reads `width` digits as a square (`77`, `0909`); all zeros is `None` (in hand).
+fn take_square(g: Geometry, s: &str) -> Result<Option<(i32, i32)>, ()> {
+    let w = square_width(g);
+    let digits = s.get(..w).ok_or(())?;
+    if !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(());
     }
-    if chars.len() != 27 {
+    let (f, r) = digits.split_at(w / 2);
+    let (f, r): (i32, i32) = (f.parse().map_err(|_| ())?, r.parse().map_err(|_| ())?);
+    if f == 0 && r == 0 {
+        return Ok(None);
+    }
+    if f < 1 || r < 1 || f > g.files as i32 || r > g.ranks as i32 {
+        return Err(());
+    }
+    Ok(Some((f, r)))
+}
+
+fn parse_row<B: BitBoard>(
+    setup: &mut Setup<B>,
+    n: usize,
+    rank: i32,
+    cells: &str,
+) -> Result<(), ParseError> {
+    let rules = setup.rules;
+    let files = rules.geometry.files as i32;
+    let mut rest = cells;
+    for file in (1..=files).rev() {
+        let idx = setup
+            .index(file, rank)
+            .ok_or_else(|| ParseError::new(n, "off board"))?;
+        // Trailing blanks of an empty last square are often trimmed.
+        if rest.starts_with(" *") {
+            rest = rest.get(3..).unwrap_or("");
+            setup.board[idx] = None;
+            continue;
+        }
+        let c = rest.chars().next().and_then(color_of);
+        let piece = take_code(rules, rest.get(1..).unwrap_or(""));
+        match (c, piece) {
+            (Some(c), Some((k, r))) => {
+                setup.board[idx] = Some((c, k));
+                rest = r;
+            }
+            _ => {
+                let cell: String = rest.chars().take(3).collect();
+                return Err(ParseError::new(n, format!("bad square '{cell}'")));
+            }
+        }
+    }
+    if !rest.trim().is_empty() {
         return Err(ParseError::new(
             n,
-            format!("P{} needs 9 squares of 3 characters", r + 1),
+            format!(
+                "P{rank} needs {files} squares (left over: '{}')",
+                rest.trim()
+            ),
         ));
     }
-    for i in 0..9 {
-        let cell: String = chars[i * 3..i * 3 + 3].iter().collect();
-        setup.board[r * 9 + i] = if cell.trim() == "*" {
-            None
-        } else {
-            let c = chars[i * 3];
-            let code: String = chars[i * 3 + 1..i * 3 + 3].iter().collect();
-            let c = color_of(c);
-            let code = to_sfen_code(&code);
-            match (c, code) {
-                (Some(c), Some(code)) => Some((c, code)),
-                _ => return Err(ParseError::new(n, format!("bad square '{cell}'"))),
-            }
-        };
-    }
     Ok(())
+}
+
+/// Reads a `P+`/`P-` piece list or `PI` removals: square digits and a code, repeated.
+fn piece_items<B: BitBoard>(
+    rules: &Rules<B>,
+    n: usize,
+    st: &str,
+    items: &str,
+) -> Result<Vec<(Option<(i32, i32)>, Option<Kind>)>, ParseError> {
+    let g = rules.geometry;
+    let bad = || ParseError::new(n, format!("bad piece list '{st}'"));
+    let mut out = Vec::new();
+    let mut rest = items;
+    while !rest.is_empty() {
+        let sq = take_square(g, rest).map_err(|()| bad())?;
+        rest = &rest[square_width(g)..];
+        if let Some(r) = rest.strip_prefix("AL") {
+            if sq.is_some() {
+                return Err(bad());
+            }
+            out.push((None, None));
+            rest = r;
+            continue;
+        }
+        let (k, r) = take_code(rules, rest)
+            .ok_or_else(|| ParseError::new(n, format!("unknown piece in '{st}'")))?;
+        out.push((sq, Some(k)));
+        rest = r;
+    }
+    Ok(out)
+}
+
+/// The game and options named by `$VARIANT` and `$RULES`.
+fn prescan(text: &str) -> Result<Record, ParseError> {
+    let mut rec = Record::new(VariantName::Shogi);
+    let mut line = 1;
+    for (i, raw) in text.lines().enumerate() {
+        for st in raw.split(',') {
+            let st = st.trim();
+            if let Some(v) = st.strip_prefix("$VARIANT:") {
+                let rules = rec.rules.clone();
+                rec = Record::new(
+                    v.trim()
+                        .parse()
+                        .map_err(|e| ParseError::new(i + 1, format!("{e}")))?,
+                );
+                rec.rules = rules;
+            } else if let Some(v) = st.strip_prefix("$RULES:") {
+                rec.rules = v.trim().to_string();
+                line = i + 1;
+            }
+        }
+    }
+    rules_for(rec.variant, &rec.rules).map_err(|e| ParseError::new(line, e.to_string()))?;
+    Ok(rec)
 }
 
 /// Reads CSA V2, V2.2 or V3.0.
@@ -322,14 +486,25 @@ fn parse_row(setup: &mut Setup, n: usize, r: usize, cells: &str) -> Result<(), P
 /// # Errors
 /// The first problem, with its line.
 pub fn read(text: &str) -> Result<Record, ParseError> {
-    let mut rec = Record::new(VariantName::Shogi);
-    let rules = rec.rules_9x9().map_err(|e| ParseError::new(1, e))?;
+    let rec = prescan(text)?;
+    let any = rules_for(rec.variant, &rec.rules).map_err(|e| ParseError::new(1, e.to_string()))?;
+    with_rules!(any, r => read_on(r, rec, text))
+}
+
+fn read_on<B: BitBoard>(
+    rules: &'static Rules<B>,
+    mut rec: Record,
+    text: &str,
+) -> Result<Record, ParseError> {
+    let g = rules.geometry;
     let mut setup = Setup {
-        board: vec![None; 81],
+        rules,
+        board: vec![None; g.squares()],
         hands: Vec::new(),
+        rest_to: None,
         touched: false,
     };
-    let mut pos: Option<Position<Bb128>> = None;
+    let mut pos: Option<Position<B>> = None;
     let mut times: Vec<Option<u32>> = Vec::new();
     let mut ending: Option<(usize, String)> = None;
     let mut last = 0;
@@ -372,62 +547,61 @@ pub fn read(text: &str) -> Result<Record, ParseError> {
                     match k {
                         "START_TIME" => rec.headers.start_date = Some(v.to_string()),
                         "EVENT" => rec.headers.event = Some(v.to_string()),
+                        "VARIANT" | "RULES" => {} // read by `prescan`
                         _ => rec.headers.other.push((k.to_string(), v.to_string())),
                     }
                 }
-                'P' if pos.is_none() => {
+                'P' if pos.is_some() => {
+                    return Err(ParseError::new(
+                        n,
+                        format!("'{st}': a position line after the side to move"),
+                    ));
+                }
+                'P' => {
                     setup.touched = true;
                     let rest = &st[1..];
                     if let Some(removals) = rest.strip_prefix('I') {
-                        for (r, row) in STANDARD.iter().enumerate() {
-                            parse_row(&mut setup, n, r, row)?;
-                        }
-                        let b = removals.as_bytes();
-                        if b.len() % 4 != 0 || !removals.is_ascii() {
-                            return Err(ParseError::new(
-                                n,
-                                format!("bad PI removals '{removals}'"),
-                            ));
-                        }
-                        for chunk in removals.as_bytes().chunks(4) {
-                            let f = (chunk[0] as char).to_digit(10).unwrap_or(0);
-                            let r = (chunk[1] as char).to_digit(10).unwrap_or(0);
-                            let idx = square_index(f, r)
+                        setup.start_position(n)?;
+                        for (sq, _) in piece_items(rules, n, st, removals)? {
+                            let (f, r) = sq.ok_or_else(|| ParseError::new(n, "bad PI square"))?;
+                            let idx = setup
+                                .index(f, r)
                                 .ok_or_else(|| ParseError::new(n, "bad PI square"))?;
                             setup.board[idx] = None;
                         }
-                    } else if let Some(d) = rest.chars().next().and_then(|c| c.to_digit(10)) {
-                        if !(1..=9).contains(&d) {
+                    } else if rest.starts_with(|c: char| c.is_ascii_digit()) {
+                        let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+                        let rank: i32 = rest[..digits].parse().unwrap_or(0);
+                        if !(1..=g.ranks as i32).contains(&rank) {
                             return Err(ParseError::new(n, format!("bad rank line '{st}'")));
                         }
-                        parse_row(&mut setup, n, d as usize - 1, &rest[1..])?;
+                        parse_row(&mut setup, n, rank, &rest[digits..])?;
                     } else if let Some(c) = rest.chars().next().and_then(color_of) {
-                        let items = &rest[1..];
-                        if items.len() % 4 != 0 || !items.is_ascii() {
-                            return Err(ParseError::new(n, format!("bad piece list '{st}'")));
-                        }
-                        for chunk in items.as_bytes().chunks(4) {
-                            let sq = std::str::from_utf8(&chunk[..2]).unwrap_or("??");
-                            let code = std::str::from_utf8(&chunk[2..]).unwrap_or("??");
-                            if code == "AL" {
-                                return Err(ParseError::new(n, "00AL is not supported"));
-                            }
-                            let code = to_sfen_code(code).ok_or_else(|| {
-                                ParseError::new(n, format!("unknown piece '{code}'"))
-                            })?;
-                            if sq == "00" {
-                                let base = code.trim_start_matches('+');
-                                if base == "K" {
-                                    return Err(ParseError::new(n, "a king in hand"));
+                        for (sq, k) in piece_items(rules, n, st, &rest[1..])? {
+                            let Some(k) = k else {
+                                setup.rest_to = Some(c);
+                                continue;
+                            };
+                            match sq {
+                                None => {
+                                    let info = rules.kind(k);
+                                    if info.royal {
+                                        return Err(ParseError::new(n, "a king in hand"));
+                                    }
+                                    if !rules.variant.drops {
+                                        return Err(ParseError::new(
+                                            n,
+                                            format!("{} has no pieces in hand", rules.variant.name),
+                                        ));
+                                    }
+                                    setup.hands.push((c, info.base));
                                 }
-                                setup.hands.push((c, base));
-                            } else {
-                                let f = sq.chars().next().and_then(|c| c.to_digit(10)).unwrap_or(0);
-                                let r = sq.chars().nth(1).and_then(|c| c.to_digit(10)).unwrap_or(0);
-                                let idx = square_index(f, r).ok_or_else(|| {
-                                    ParseError::new(n, format!("bad square '{sq}'"))
-                                })?;
-                                setup.board[idx] = Some((c, code));
+                                Some((f, r)) => {
+                                    let idx = setup.index(f, r).ok_or_else(|| {
+                                        ParseError::new(n, format!("bad square in '{st}'"))
+                                    })?;
+                                    setup.board[idx] = Some((c, k));
+                                }
                             }
                         }
                     } else {
@@ -445,7 +619,7 @@ pub fn read(text: &str) -> Result<Record, ParseError> {
                             "no start position (PI or P1-P9) before the side to move",
                         ));
                     }
-                    rec.start = setup_sfen(&setup, side);
+                    rec.start = setup.to_sfen(n, side)?;
                     let p = Position::from_sfen(rules, &rec.start, mode_for(&rec.start))
                         .map_err(|e| ParseError::new(n, format!("start position: {e}")))?;
                     pos = Some(p);
@@ -454,58 +628,9 @@ pub fn read(text: &str) -> Result<Record, ParseError> {
                     let p = pos
                         .as_mut()
                         .ok_or_else(|| ParseError::new(n, "a move before the start position"))?;
-                    let side = color_of(first).unwrap_or(Color::Black);
-                    if side != p.side_to_move() {
-                        return Err(ParseError::new(
-                            n,
-                            format!("'{st}': it is {}'s move", p.side_to_move().name()),
-                        ));
-                    }
-                    let b = st.as_bytes();
-                    if b.len() < 7 || !st.is_ascii() {
-                        return Err(ParseError::new(n, format!("bad move '{st}'")));
-                    }
-                    let d = |i: usize| (b[i] as char).to_digit(10);
-                    let (Some(ff), Some(fr), Some(tf), Some(tr)) = (d(1), d(2), d(3), d(4)) else {
-                        return Err(ParseError::new(n, format!("bad move '{st}'")));
-                    };
-                    let code = to_sfen_code(&st[5..7])
-                        .ok_or_else(|| ParseError::new(n, format!("unknown piece in '{st}'")))?;
-                    if !(1..=9).contains(&tf) || !(1..=9).contains(&tr) {
-                        return Err(ParseError::new(n, format!("bad square in '{st}'")));
-                    }
-                    let to = format!("{tf}{}", (b'a' + tr as u8 - 1) as char);
-                    let usi = if ff == 0 && fr == 0 {
-                        format!("{code}*{to}")
-                    } else {
-                        if !(1..=9).contains(&ff) || !(1..=9).contains(&fr) {
-                            return Err(ParseError::new(n, format!("bad square in '{st}'")));
-                        }
-                        let from_sq = p.rules().geometry.square(ff as i32, fr as i32 - 1);
-                        let moving: Option<Piece> = from_sq.and_then(|s| p.piece_at(s));
-                        let moving_code = moving
-                            .map(|x| p.rules().kind(x.kind).code.clone())
-                            .unwrap_or_default();
-                        let promote = moving_code != code
-                            && !moving_code.starts_with('+')
-                            && code.starts_with('+');
-                        if moving.is_some() && moving_code != code && !promote {
-                            return Err(ParseError::new(
-                                n,
-                                format!("'{st}': the piece on {ff}{fr} is not {}", &st[5..7]),
-                            ));
-                        }
-                        format!(
-                            "{ff}{}{to}{}",
-                            (b'a' + fr as u8 - 1) as char,
-                            if promote { "+" } else { "" }
-                        )
-                    };
-                    let m = p
-                        .parse_move(&usi)
-                        .map_err(|e| ParseError::new(n, format!("'{st}': {e}")))?;
+                    let m = parse_move(p, n, st)?;
+                    rec.moves.push(p.move_to_usi(m));
                     p.make_move(m);
-                    rec.moves.push(usi);
                     times.push(None);
                 }
                 'T' => {
@@ -552,4 +677,108 @@ pub fn read(text: &str) -> Result<Record, ParseError> {
         },
     };
     Ok(rec)
+}
+
+/// Reads one move statement (`+7776FU`, `-0055KA`, `+090908080907+LN`).
+fn parse_move<B: BitBoard>(p: &Position<B>, n: usize, st: &str) -> Result<Move, ParseError> {
+    let rules = p.rules();
+    let g = rules.geometry;
+    let side = color_of(st.chars().next().unwrap_or(' ')).unwrap_or(Color::Black);
+    if side != p.side_to_move() {
+        return Err(ParseError::new(
+            n,
+            format!("'{st}': it is {}'s move", p.side_to_move().name()),
+        ));
+    }
+    let bad = || ParseError::new(n, format!("bad move '{st}'"));
+    let body = &st[1..];
+    let digits = body.bytes().take_while(u8::is_ascii_digit).count();
+    let w = square_width(g);
+    if digits < 2 * w || digits % w != 0 || digits > 4 * w {
+        return Err(bad());
+    }
+    let mut squares = Vec::new();
+    for i in 0..digits / w {
+        let sq = take_square(g, &body[i * w..])
+            .map_err(|()| ParseError::new(n, format!("bad square in '{st}'")))?;
+        squares.push(sq.and_then(|(f, r)| g.square(f, r - 1)));
+    }
+    let (kind, rest) = take_code(rules, &body[digits..])
+        .ok_or_else(|| ParseError::new(n, format!("unknown piece in '{st}'")))?;
+    if !rest.is_empty() {
+        return Err(bad());
+    }
+    let to = squares
+        .last()
+        .copied()
+        .flatten()
+        .ok_or_else(|| ParseError::new(n, format!("bad square in '{st}'")))?;
+    let legal = p.legal_moves();
+    let Some(from) = squares[0] else {
+        if squares.len() != 2 {
+            return Err(bad());
+        }
+        let m = Move::drop(kind, to);
+        return if legal.contains(&m) {
+            Ok(m)
+        } else {
+            Err(ParseError::new(
+                n,
+                format!(
+                    "'{st}': {}",
+                    p.parse_move(&p.move_to_usi(m))
+                        .err()
+                        .map_or("not a legal drop".to_string(), |e| e.to_string())
+                ),
+            ))
+        };
+    };
+    let mut written_mids = Vec::new();
+    for x in &squares[1..squares.len() - 1] {
+        written_mids.push(x.ok_or_else(|| ParseError::new(n, format!("bad square in '{st}'")))?);
+    }
+    let moving = p.piece_at(from);
+    let Some(moving) = moving else {
+        return Err(ParseError::new(
+            n,
+            format!("'{st}': no piece on {}", &body[..w]),
+        ));
+    };
+    let info = rules.kind(moving.kind);
+    let promote = kind != moving.kind && info.promotes_to == Some(kind);
+    if kind != moving.kind && !promote {
+        return Err(ParseError::new(
+            n,
+            format!(
+                "'{st}': the piece on {} is not {}",
+                &body[..w],
+                &body[digits..]
+            ),
+        ));
+    }
+    let found = legal.iter().copied().find(|&m| {
+        m.from() == Some(from)
+            && m.to() == to
+            && m.is_promotion() == promote
+            && same_mids(p, m, &written_mids)
+    });
+    match found {
+        Some(m) => Ok(m),
+        None => {
+            // Ask the rules why, through the USI text of the same move.
+            let mut usi = g.name(from).to_string();
+            for x in &written_mids {
+                usi.push_str(&g.name(*x).to_string());
+            }
+            usi.push_str(&g.name(to).to_string());
+            if promote {
+                usi.push('+');
+            }
+            let why = p
+                .parse_move(&usi)
+                .err()
+                .map_or("not a legal move".to_string(), |e| e.to_string());
+            Err(ParseError::new(n, format!("'{st}': {why}")))
+        }
+    }
 }

@@ -1,10 +1,22 @@
-//! KIF (`.kif` Shift-JIS, `.kifu` UTF-8) and KI2.
+//! KIF (`.kif` Shift-JIS, `.kifu` UTF-8) and KI2, for all three games.
+//!
+//! Cannon and dai dai shogi records carry `将棋種類：cannonshogi` (or
+//! `daidaishogi`) and, with rule options, `ルール：flying-cannon=leap`; their
+//! pieces have the kanji names listed in the crate's conventions (金砲, 獅子 …).
+//! On 17x17 a square is written `１２十一` and an origin `(1211)` (two digits
+//! for the file, two for the rank); a lion's double move lists its middle
+//! squares after the origin: `９七獅子成(0909,0908)`. A start position other
+//! than the game's own is a board diagram in standard shogi and an `SFEN：`
+//! line in the other games.
 
-use crate::notation::{japanese_name, mark, parse_japanese, parse_japanese_piece, to_japanese};
+use crate::names::names;
+use crate::notation::{mark, parse_japanese, to_japanese};
 use crate::record::{
-    mode_for, sfen_sans_number, Comment, EndReason, GameResult, ParseError, Record,
+    mode_for, sfen_sans_number, with_rules, Comment, EndReason, GameResult, ParseError, Record,
 };
-use banmen_rules::{Bb128, Color, Kind, Piece, Position, Square, Variant, VariantName};
+use banmen_rules::{
+    rules_for, BitBoard, Color, Kind, Piece, Position, Rules, Square, Variant, VariantName,
+};
 
 const NUMS: [&str; 19] = [
     "", "", "二", "三", "四", "五", "六", "七", "八", "九", "十", "十一", "十二", "十三", "十四",
@@ -72,7 +84,7 @@ fn side_name(c: Color, handicap: bool) -> &'static str {
     }
 }
 
-fn hand_text(pos: &Position<Bb128>, c: Color) -> String {
+fn hand_text<B: BitBoard>(pos: &Position<B>, c: Color) -> String {
     let rules = pos.rules();
     let mut s = String::new();
     for k in 0..rules.n_base {
@@ -80,7 +92,9 @@ fn hand_text(pos: &Position<Bb128>, c: Color) -> String {
         if n == 0 {
             continue;
         }
-        let name = japanese_name(&rules.kinds[k].code).unwrap_or("？");
+        let name = names(rules.variant.name)
+            .kanji(&rules.kinds[k].code)
+            .unwrap_or("？");
         s.push_str(name);
         s.push_str(NUMS.get(n).copied().unwrap_or("十八"));
         s.push('　');
@@ -92,7 +106,7 @@ fn hand_text(pos: &Position<Bb128>, c: Color) -> String {
     }
 }
 
-fn diagram(pos: &Position<Bb128>, handicap: bool) -> Result<String, String> {
+fn diagram<B: BitBoard>(pos: &Position<B>, handicap: bool) -> Result<String, String> {
     let g = pos.rules().geometry;
     let mut s = format!(
         "{}の持駒：{}\n",
@@ -132,7 +146,10 @@ fn diagram(pos: &Position<Bb128>, handicap: bool) -> Result<String, String> {
     Ok(s)
 }
 
-fn header_block(record: &Record, start: &Position<Bb128>) -> Result<(String, bool), String> {
+fn header_block<B: BitBoard>(
+    record: &Record,
+    start: &Position<B>,
+) -> Result<(String, bool), String> {
     let mut s = String::new();
     let variant = Variant::get(record.variant).ok_or("unknown variant")?;
     if record.variant != VariantName::Shogi {
@@ -179,7 +196,7 @@ fn header_block(record: &Record, start: &Position<Bb128>) -> Result<(String, boo
     Ok((s, is_handicap))
 }
 
-fn summary(record: &Record, end: &Position<Bb128>, handicap: bool) -> Option<String> {
+fn summary(record: &Record, handicap: bool) -> Option<String> {
     let r = record.result?;
     let n = record.moves.len();
     Some(match r.winner {
@@ -187,10 +204,7 @@ fn summary(record: &Record, end: &Position<Bb128>, handicap: bool) -> Option<Str
         None if matches!(r.reason, EndReason::Repetition) => format!("まで{n}手で千日手\n"),
         None if r.reason == EndReason::Impasse => format!("まで{n}手で持将棋\n"),
         None if r.reason == EndReason::Abort => format!("まで{n}手で中断\n"),
-        None => {
-            let _ = end;
-            return None;
-        }
+        None => return None,
     })
 }
 
@@ -203,7 +217,11 @@ fn clock(secs: u32) -> String {
 /// # Errors
 /// Illegal moves, or a game KIF cannot show.
 pub fn write_kif(record: &Record) -> Result<String, String> {
-    let (mut pos, moves) = record.replay_9x9()?;
+    with_rules!(record.any_rules()?, r => write_kif_on(r, record))
+}
+
+fn write_kif_on<B: BitBoard>(rules: &'static Rules<B>, record: &Record) -> Result<String, String> {
+    let (mut pos, moves) = crate::record::replay(rules, &record.start, &record.moves)?;
     let (mut s, handicap) = header_block(record, &pos)?;
     s.push_str("手数----指手---------消費時間--\n");
     let mut prev = None;
@@ -234,7 +252,7 @@ pub fn write_kif(record: &Record) -> Result<String, String> {
     {
         s.push_str(&format!("{:>4} {word}\n", moves.len() + 1));
     }
-    if let Some(line) = summary(record, &pos, handicap) {
+    if let Some(line) = summary(record, handicap) {
         s.push_str(&line);
     }
     Ok(s)
@@ -245,7 +263,11 @@ pub fn write_kif(record: &Record) -> Result<String, String> {
 /// # Errors
 /// Illegal moves, or a game KI2 cannot show.
 pub fn write_ki2(record: &Record) -> Result<String, String> {
-    let (mut pos, moves) = record.replay_9x9()?;
+    with_rules!(record.any_rules()?, r => write_ki2_on(r, record))
+}
+
+fn write_ki2_on<B: BitBoard>(rules: &'static Rules<B>, record: &Record) -> Result<String, String> {
+    let (mut pos, moves) = crate::record::replay(rules, &record.start, &record.moves)?;
     let (mut s, handicap) = header_block(record, &pos)?;
     let mut prev = None;
     let mut line: Vec<String> = Vec::new();
@@ -271,7 +293,7 @@ pub fn write_ki2(record: &Record) -> Result<String, String> {
         s.push_str(&line.join("    "));
         s.push('\n');
     }
-    match (record.result, summary(record, &pos, handicap)) {
+    match (record.result, summary(record, handicap)) {
         (Some(r), Some(text)) if terminal_word(r, pos.side_to_move()).is_some() => {
             // KI2 has no terminal move line: the summary carries the reason.
             let word = terminal_word(r, pos.side_to_move()).unwrap_or("");
@@ -284,24 +306,25 @@ pub fn write_ki2(record: &Record) -> Result<String, String> {
     Ok(s)
 }
 
-struct Reader {
+struct Reader<B: BitBoard> {
+    rules: &'static Rules<B>,
     rec: Record,
     board: Option<Vec<Option<Piece>>>,
     hands: [Vec<(Kind, u32)>; 2],
     white_to_move: bool,
-    pos: Option<Position<Bb128>>,
+    pos: Option<Position<B>>,
     prev: Option<Square>,
     times: Vec<Option<u32>>,
     terminal: Option<(usize, String)>,
 }
 
-impl Reader {
-    fn rules(&self, n: usize) -> Result<&'static banmen_rules::Rules<Bb128>, ParseError> {
-        self.rec.rules_9x9().map_err(|e| ParseError::new(n, e))
+impl<B: BitBoard> Reader<B> {
+    fn rules(&self, _n: usize) -> Result<&'static Rules<B>, ParseError> {
+        Ok(self.rules)
     }
 
     /// The position at the first move: built from the diagram if there was one.
-    fn start(&mut self, n: usize) -> Result<&mut Position<Bb128>, ParseError> {
+    fn start(&mut self, n: usize) -> Result<&mut Position<B>, ParseError> {
         if self.pos.is_none() {
             if let Some(board) = &self.board {
                 let rules = self.rules(n)?;
@@ -403,13 +426,8 @@ impl Reader {
                     return Err(ParseError::new(n, format!("unknown handicap '{v}'")));
                 }
             }
-            "将棋種類" => {
-                self.rec.variant = v.parse().map_err(|e| ParseError::new(n, format!("{e}")))?;
-                self.rec.start = Variant::get(self.rec.variant)
-                    .map(|x| x.start_sfen.to_string())
-                    .unwrap_or_default();
-            }
-            "ルール" => self.rec.rules = v,
+            // Read before the rest (see `prescan`).
+            "将棋種類" | "ルール" => {}
             "SFEN" => self.rec.start = v,
             "先手" | "下手" => self.rec.headers.black = Some(v),
             "後手" | "上手" => self.rec.headers.white = Some(v),
@@ -427,7 +445,8 @@ impl Reader {
                     .split(['　', ' '])
                     .filter(|t| !t.is_empty() && *t != "なし")
                 {
-                    let (code, rest) = parse_japanese_piece(t)
+                    let (code, rest) = names(rules.variant.name)
+                        .parse_kanji(t)
                         .ok_or_else(|| ParseError::new(n, format!("bad hand piece '{t}'")))?;
                     let k = rules
                         .kind_by_code(code)
@@ -446,6 +465,12 @@ impl Reader {
 
     fn board_row(&mut self, n: usize, line: &str) -> Result<(), ParseError> {
         let rules = self.rules(n)?;
+        if rules.geometry.files != 9 {
+            return Err(ParseError::new(
+                n,
+                "board diagrams are for 9x9 games (write an SFEN： line)",
+            ));
+        }
         let inner = line.trim_start_matches('|');
         let inner = inner.split('|').next().unwrap_or("");
         let chars: Vec<char> = inner.chars().collect();
@@ -467,7 +492,8 @@ impl Reader {
                 ' ' | '^' | '　' => Color::Black,
                 _ => return Err(ParseError::new(n, format!("bad square '{side}{ch}'"))),
             };
-            let (code, _) = parse_japanese_piece(&ch.to_string())
+            let (code, _) = names(rules.variant.name)
+                .parse_kanji(&ch.to_string())
                 .ok_or_else(|| ParseError::new(n, format!("unknown piece '{ch}'")))?;
             let kind = rules
                 .kind_by_code(code)
@@ -501,9 +527,53 @@ const TERMINALS: [&str; 13] = [
     "詰",
 ];
 
+/// The game and rule options named in the headers (`将棋種類`, `ルール`),
+/// which decide how everything else is read.
+fn prescan(text: &str) -> Result<Record, ParseError> {
+    let mut rec = Record::new(VariantName::Shogi);
+    let mut rules_line = 1;
+    for (i, raw) in text.lines().enumerate() {
+        let t = raw.trim();
+        if t.starts_with("変化") {
+            break;
+        }
+        let Some((k, v)) = t.split_once('：') else {
+            continue;
+        };
+        match k.trim() {
+            "将棋種類" => {
+                rec = Record::new(
+                    v.trim()
+                        .parse()
+                        .map_err(|e| ParseError::new(i + 1, format!("{e}")))?,
+                );
+            }
+            "ルール" => {
+                rec.rules = v.trim().to_string();
+                rules_line = i + 1;
+            }
+            _ => {}
+        }
+    }
+    // Validate the options here, naming their line.
+    rules_for(rec.variant, &rec.rules).map_err(|e| ParseError::new(rules_line, e.to_string()))?;
+    Ok(rec)
+}
+
 fn read(text: &str) -> Result<Record, ParseError> {
+    let rec = prescan(text)?;
+    let any = rules_for(rec.variant, &rec.rules).map_err(|e| ParseError::new(1, e.to_string()))?;
+    with_rules!(any, r => read_on(r, rec, text))
+}
+
+fn read_on<B: BitBoard>(
+    rules: &'static Rules<B>,
+    rec: Record,
+    text: &str,
+) -> Result<Record, ParseError> {
     let mut r = Reader {
-        rec: Record::new(VariantName::Shogi),
+        rules,
+        rec,
         board: None,
         hands: [Vec::new(), Vec::new()],
         white_to_move: false,

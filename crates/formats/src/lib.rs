@@ -17,6 +17,7 @@
 
 pub mod csa;
 pub mod kif;
+mod names;
 pub mod notation;
 pub mod record;
 pub mod sfen;
@@ -36,7 +37,7 @@ pub enum Format {
     Kifu,
     /// KI2: Japanese moves without origins (UTF-8).
     Ki2,
-    /// CSA V2.2 (V3.0 read too).
+    /// CSA V2.2 (V3.0 read too; Banmen's extension for cannon and dai dai shogi).
     Csa,
     /// `sfen <start> moves ...`.
     Sfen,
@@ -205,11 +206,17 @@ pub fn read(bytes: &[u8], format: Option<Format>) -> Result<Record, ParseError> 
 /// Writes a record. `.kif` is Shift-JIS; everything else is UTF-8.
 ///
 /// # Errors
-/// The record's moves are not legal, or the format cannot express the game
-/// (KIF, KI2 and CSA are for 9x9 games; CSA and the Shift-JIS KIF for standard shogi only).
+/// The record's moves are not legal, or a name has no Shift-JIS code (`.kif`).
 pub fn write(record: &Record, format: Format) -> Result<Vec<u8>, String> {
     let text = match format {
-        Format::Kif => return kif::write_kif(record).and_then(|s| text::encode_sjis(&s)),
+        Format::Kif => {
+            return kif::write_kif(record).and_then(|mut s| {
+                for (from, to) in names::SJIS_SUBSTITUTES {
+                    s = s.replace(from, to);
+                }
+                text::encode_sjis(&s)
+            })
+        }
         Format::Kifu => kif::write_kif(record)?,
         Format::Ki2 => kif::write_ki2(record)?,
         Format::Csa => csa::write(record)?,

@@ -1,133 +1,81 @@
 //! Move text: Japanese (`▲７六歩`, `△同　角成`, `▲５八金右`) and Western
 //! (Hodges: `P-7f`, `Bx8h+`, `G6i-5h`, `P*5e`, `=` for a declined promotion)
-//! for the 9x9 games, and move lists in either style.
+//! for all three games, and move lists in either style.
+//!
+//! Dai dai shogi (`rules/dai-dai-shogi.md` §8, §12): Western text uses the
+//! two-letter codes (`LNx3h-2i`; the seed's abbreviations such as `Ln` are
+//! read too), `!` for igui (`LNx!9d`) and for a pass (`LN-!9h`, written with the
+//! neighbour the USI text uses), both squares for a double capture
+//! (`LNx3hx2i`), and a trailing `+` when the move promotes. Japanese text
+//! writes squares as `１２十一` (file in full-width digits, rank in kanji) and
+//! a lion's double move with its origin and middle squares in parentheses, as
+//! KIF writes every origin: `９七獅子成(0909,0908)`, igui `９九獅子成(0909,0908)`.
 
+use crate::names::{names, western_letters};
+use crate::record::with_rules;
 use crate::record::{GameResult, ParseError, Record};
-use banmen_rules::{BitBoard, Color, Kind, Move, Position, Square, VariantName};
+use banmen_rules::{
+    rules_for, BitBoard, Color, Geometry, Kind, Move, Position, Rules, Square, VariantName,
+};
 
 const FILES: [char; 9] = ['１', '２', '３', '４', '５', '６', '７', '８', '９'];
 const RANKS: [char; 9] = ['一', '二', '三', '四', '五', '六', '七', '八', '九'];
 
-/// The Japanese name of a piece by its SFEN code, as KIF moves write it.
+/// The Japanese name of a piece of standard or cannon shogi by its SFEN code,
+/// as KIF moves write it.
 pub fn japanese_name(code: &str) -> Option<&'static str> {
-    Some(match code {
-        "P" => "歩",
-        "L" => "香",
-        "N" => "桂",
-        "S" => "銀",
-        "G" => "金",
-        "B" => "角",
-        "R" => "飛",
-        "K" => "玉",
-        "+P" => "と",
-        "+L" => "成香",
-        "+N" => "成桂",
-        "+S" => "成銀",
-        "+B" => "馬",
-        "+R" => "龍",
-        "U" => "金砲",
-        "A" => "銀砲",
-        "C" => "銅砲",
-        "I" => "鉄砲",
-        "+U" => "成金砲",
-        "+A" => "成銀砲",
-        "+C" => "成銅砲",
-        "+I" => "成鉄砲",
-        _ => return None,
-    })
+    names(VariantName::CannonShogi).kanji(code)
 }
 
-/// Japanese piece names and aliases read, longest first.
-const JAPANESE_ALIASES: [(&str, &str); 29] = [
-    ("成金砲", "+U"),
-    ("成銀砲", "+A"),
-    ("成銅砲", "+C"),
-    ("成鉄砲", "+I"),
-    ("金砲", "U"),
-    ("銀砲", "A"),
-    ("銅砲", "C"),
-    ("鉄砲", "I"),
-    ("成香", "+L"),
-    ("成桂", "+N"),
-    ("成銀", "+S"),
-    ("歩", "P"),
-    ("香", "L"),
-    ("桂", "N"),
-    ("銀", "S"),
-    ("金", "G"),
-    ("角", "B"),
-    ("飛", "R"),
-    ("玉", "K"),
-    ("王", "K"),
-    ("と", "+P"),
-    ("杏", "+L"),
-    ("圭", "+N"),
-    ("全", "+S"),
-    ("馬", "+B"),
-    ("龍", "+R"),
-    ("竜", "+R"),
-    ("个", "+L"),
-    ("仝", "+N"),
-];
-
-/// Reads a Japanese piece name at the start of `s`: the SFEN code and the rest.
+/// Reads a Japanese piece name of standard or cannon shogi at the start of
+/// `s`: the SFEN code and the rest.
 pub fn parse_japanese_piece(s: &str) -> Option<(&'static str, &str)> {
-    JAPANESE_ALIASES
-        .iter()
-        .find(|(name, _)| s.starts_with(name))
-        .map(|(name, code)| (*code, &s[name.len()..]))
+    names(VariantName::CannonShogi).parse_kanji(s)
 }
 
-/// The Western letters of a piece by its SFEN code (`P`, `+R`, `GC`, `+IC`).
+/// The Western letters of a piece by its SFEN code (`P`, `+R`, `GC`, `+IC`, `LN`).
 pub fn western_name(code: &str) -> String {
-    let (plus, base) = match code.strip_prefix('+') {
-        Some(b) => ("+", b),
-        None => ("", code),
-    };
-    let letters = match base {
-        "U" => "GC",
-        "A" => "SC",
-        "C" => "CC",
-        "I" => "IC",
-        other => other,
-    };
-    format!("{plus}{letters}")
+    western_letters(code)
 }
 
-fn western_to_code(letters: &str) -> String {
-    let (plus, base) = match letters.strip_prefix('+') {
-        Some(b) => ("+", b),
-        None => ("", letters),
-    };
-    let code = match base {
-        "GC" => "U",
-        "SC" => "A",
-        "CC" => "C",
-        "IC" => "I",
-        other => other,
-    };
-    format!("{plus}{code}")
-}
-
-/// `７六`.
-pub fn japanese_square<B: BitBoard>(pos: &Position<B>, sq: Square) -> String {
-    let g = pos.rules().geometry;
-    let f = g.file(sq) as usize;
-    let r = g.rank(sq) as usize;
-    match (FILES.get(f.wrapping_sub(1)), RANKS.get(r)) {
-        (Some(a), Some(b)) => format!("{a}{b}"),
-        _ => format!("{f}{}", r + 1),
+/// A rank in kanji numerals (`七`, `十`, `十七`).
+fn kanji_rank(n: i32) -> String {
+    let ones = |d: i32| RANKS[(d - 1) as usize];
+    match n {
+        1..=9 => ones(n).to_string(),
+        10 => "十".into(),
+        11..=19 => format!("十{}", ones(n - 10)),
+        _ => n.to_string(),
     }
 }
 
+/// `７六`, and on 17x17 `１２十一`.
+pub fn japanese_square<B: BitBoard>(pos: &Position<B>, sq: Square) -> String {
+    let g = pos.rules().geometry;
+    let f = g.file(sq);
+    let r = g.rank(sq) + 1;
+    let file: String = f
+        .to_string()
+        .chars()
+        .map(|c| match c {
+            '1'..='9' => FILES[(c as u8 - b'1') as usize],
+            _ => '０',
+        })
+        .collect();
+    format!("{file}{}", kanji_rank(r))
+}
+
 fn digit(c: char) -> Option<i32> {
+    if c == '０' {
+        return Some(0);
+    }
     if let Some(i) = FILES.iter().position(|&x| x == c) {
         return Some(i as i32 + 1);
     }
     if let Some(i) = RANKS.iter().position(|&x| x == c) {
         return Some(i as i32 + 1);
     }
-    c.to_digit(10).filter(|&d| d > 0).map(|d| d as i32)
+    c.to_digit(10).map(|d| d as i32)
 }
 
 /// Reads a Japanese or ASCII square (`７六`, `76`) at the start of `s`.
@@ -136,7 +84,108 @@ pub(crate) fn parse_japanese_square(s: &str) -> Option<((i32, i32), &str)> {
     let (_, a) = it.next()?;
     let (_, b) = it.next()?;
     let rest = it.next().map(|(i, _)| &s[i..]).unwrap_or("");
-    Some(((digit(a)?, digit(b)?), rest))
+    Some((
+        (digit(a).filter(|&d| d > 0)?, digit(b).filter(|&d| d > 0)?),
+        rest,
+    ))
+}
+
+/// Reads a square on a board of any size: on 9x9 as [`parse_japanese_square`];
+/// on larger boards one or two (full-width) digits for the file and a kanji
+/// numeral for the rank (`１２十一`).
+fn parse_square_in(g: Geometry, s: &str) -> Option<((i32, i32), &str)> {
+    if g.files <= 9 {
+        return parse_japanese_square(s);
+    }
+    let is_num_digit = |c: char| c.is_ascii_digit() || ('０'..='９').contains(&c);
+    let file_end = s
+        .char_indices()
+        .find(|(_, c)| !is_num_digit(*c))
+        .map_or(s.len(), |(i, _)| i);
+    let file_text = &s[..file_end];
+    if file_text.is_empty() || file_text.chars().count() > 2 {
+        return None;
+    }
+    let mut file = 0;
+    for c in file_text.chars() {
+        file = file * 10 + digit(c)?;
+    }
+    let rest = &s[file_end..];
+    let rank_end = rest
+        .char_indices()
+        .find(|(_, c)| *c != '十' && !RANKS.contains(c))
+        .map_or(rest.len(), |(i, _)| i);
+    let rank_text = &rest[..rank_end];
+    let rank = match rank_text.chars().collect::<Vec<_>>().as_slice() {
+        [c] if *c == '十' => 10,
+        [c] => digit(*c)?,
+        ['十', c] => 10 + digit(*c)?,
+        _ => return None,
+    };
+    (file > 0).then_some(((file, rank), &rest[rank_end..]))
+}
+
+/// The middle squares of a move (a lion's double move, a lion dog's line move).
+pub(crate) fn mids(m: Move) -> Vec<Square> {
+    m.mid().into_iter().chain(m.mid2()).collect()
+}
+
+/// A lion's pass: back to its square through an empty neighbour.
+fn is_pass<B: BitBoard>(pos: &Position<B>, m: Move) -> bool {
+    m.from() == Some(m.to()) && m.mid().is_some_and(|x| pos.piece_at(x).is_none())
+}
+
+fn adjacent(g: Geometry, a: Square, b: Square) -> bool {
+    a != b && (g.file(a) - g.file(b)).abs() <= 1 && (g.rank(a) - g.rank(b)).abs() <= 1
+}
+
+/// Whether `m` passes through the `written` middle squares (a pass may name any
+/// empty neighbour).
+pub(crate) fn same_mids<B: BitBoard>(pos: &Position<B>, m: Move, written: &[Square]) -> bool {
+    if mids(m) == written {
+        return true;
+    }
+    let g = pos.rules().geometry;
+    is_pass(pos, m)
+        && matches!(written, [w] if pos.piece_at(*w).is_none()
+            && m.from().is_some_and(|f| adjacent(g, f, *w)))
+}
+
+/// The digits KIF writes for a square in an origin: `77` on 9x9, `0909` on 17x17.
+fn origin_digits(g: Geometry, sq: Square) -> String {
+    if g.files <= 9 {
+        format!("{}{}", g.file(sq), g.rank(sq) + 1)
+    } else {
+        format!("{:02}{:02}", g.file(sq), g.rank(sq) + 1)
+    }
+}
+
+/// `(77)`, `(0909,0908)`.
+fn origin_group(g: Geometry, m: Move) -> String {
+    let mut parts = vec![];
+    if let Some(f) = m.from() {
+        parts.push(origin_digits(g, f));
+    }
+    parts.extend(mids(m).into_iter().map(|x| origin_digits(g, x)));
+    format!("({})", parts.join(","))
+}
+
+/// Reads the inside of an origin group: the squares it names.
+fn parse_origin_group(g: Geometry, inner: &str) -> Option<Vec<Square>> {
+    let mut out = vec![];
+    for part in inner.split([',', '，', ' ']).filter(|p| !p.is_empty()) {
+        let d: Vec<i32> = part
+            .chars()
+            .map(|c| digit(c).filter(|_| !RANKS.contains(&c)))
+            .collect::<Option<_>>()?;
+        let (f, r) = match d.as_slice() {
+            [f, r] => (*f, *r),
+            [f1, f2, r1, r2] if g.files > 9 => (f1 * 10 + f2, r1 * 10 + r2),
+            _ => return None,
+        };
+        out.push(g.square(f, r - 1)?);
+    }
+    (!out.is_empty()).then_some(out)
 }
 
 fn piece_code<B: BitBoard>(pos: &Position<B>, k: Kind) -> &str {
@@ -253,13 +302,17 @@ fn disambiguation<B: BitBoard>(pos: &Position<B>, m: Move) -> String {
 /// A move in Japanese notation without the side mark: `７六歩`, `同　角成`,
 /// `５八金右`, `５五角打`. `previous` is the last move's destination (for 同).
 /// `kif` writes the KIF form: origin in parentheses and 打 on every drop,
-/// without relative words.
+/// without relative words. A lion's double move always carries its origin and
+/// middle squares (`(0909,0908)`); so does any move the relative words cannot
+/// tell from the others.
 pub fn to_japanese<B: BitBoard>(
     pos: &Position<B>,
     m: Move,
     previous: Option<Square>,
     kif: bool,
 ) -> String {
+    let rules = pos.rules();
+    let g = rules.geometry;
     let mut s = if previous == Some(m.to()) {
         "同".to_string()
     } else {
@@ -267,13 +320,14 @@ pub fn to_japanese<B: BitBoard>(
     };
     let kind = pos.moving_piece(m).map(|p| p.kind);
     let name = kind
-        .and_then(|k| japanese_name(piece_code(pos, k)))
+        .and_then(|k| names(rules.variant.name).kanji(piece_code(pos, k)))
         .unwrap_or("？");
     if s == "同" && name.chars().count() == 1 {
         s.push('　');
     }
     s.push_str(name);
-    if !kif {
+    let double = m.mid().is_some();
+    if !kif && !double {
         s.push_str(&disambiguation(pos, m));
     }
     if m.is_promotion() {
@@ -294,11 +348,12 @@ pub fn to_japanese<B: BitBoard>(
                 s.push('打');
             }
         }
-        Some(from) if kif => {
-            let g = pos.rules().geometry;
-            s.push_str(&format!("({}{})", g.file(from), g.rank(from) + 1));
+        Some(_) if kif || double => s.push_str(&origin_group(g, m)),
+        Some(_) => {
+            if parse_japanese(pos, &s, previous) != Ok(m) {
+                s.push_str(&origin_group(g, m));
+            }
         }
-        Some(_) => {}
     }
     s
 }
@@ -311,8 +366,22 @@ pub fn mark(c: Color) -> char {
     }
 }
 
-/// Parses Japanese move text (`▲７六歩`, `△同　角成`, `５八金右`, `７六歩(77)`)
-/// against the legal moves. `previous` is the last move's destination.
+/// Keeps the candidates of the promotion written (`Some`), or without one the
+/// non-promotions if there are any.
+fn filter_promotion(cands: &mut Vec<Move>, promote: Option<bool>) {
+    match promote {
+        Some(p) => cands.retain(|m| m.is_promotion() == p),
+        None => {
+            if cands.iter().any(|m| !m.is_promotion()) {
+                cands.retain(|m| !m.is_promotion());
+            }
+        }
+    }
+}
+
+/// Parses Japanese move text (`▲７六歩`, `△同　角成`, `５八金右`, `７六歩(77)`,
+/// `９七獅子成(0909,0908)`) against the legal moves. `previous` is the last
+/// move's destination.
 ///
 /// # Errors
 /// Why the text is not one legal move.
@@ -321,7 +390,8 @@ pub fn parse_japanese<B: BitBoard>(
     text: &str,
     previous: Option<Square>,
 ) -> Result<Move, String> {
-    let g = pos.rules().geometry;
+    let rules = pos.rules();
+    let g = rules.geometry;
     let c = pos.side_to_move();
     let mut s = text.trim();
     for m in ['▲', '△', '☗', '☖', '▽', '▼'] {
@@ -332,34 +402,30 @@ pub fn parse_japanese<B: BitBoard>(
         (to, r.trim_start_matches(['　', ' ']))
     } else {
         let ((f, r), rest) =
-            parse_japanese_square(s).ok_or_else(|| format!("no square in '{text}'"))?;
+            parse_square_in(g, s).ok_or_else(|| format!("no square in '{text}'"))?;
         let to = g
             .square(f, r - 1)
             .ok_or_else(|| format!("square off the board in '{text}'"))?;
         (to, rest.trim_start_matches(['　', ' ']))
     };
-    let (code, mut rest) =
-        parse_japanese_piece(rest).ok_or_else(|| format!("no piece name in '{text}'"))?;
-    let kind = pos
-        .rules()
+    let (code, mut rest) = names(rules.variant.name)
+        .parse_kanji(rest)
+        .ok_or_else(|| format!("no piece name in '{text}'"))?;
+    let kind = rules
         .kind_by_code(code)
         .ok_or_else(|| format!("this game has no {code} piece"))?;
-    // An origin in parentheses (KIF).
+    // An origin in parentheses (KIF), with a double move's middle squares.
     let mut origin = None;
-    if let Some(open) = rest.find('(') {
-        let inner = rest[open + 1..].trim_end().trim_end_matches(')');
-        let d: Vec<i32> = inner
-            .chars()
-            .filter_map(|ch| ch.to_digit(10))
-            .map(|d| d as i32)
-            .collect();
-        if d.len() != 2 {
-            return Err(format!("bad origin in '{text}'"));
-        }
-        origin = Some(
-            g.square(d[0], d[1] - 1)
-                .ok_or_else(|| format!("origin off the board in '{text}'"))?,
-        );
+    let mut written_mids: Option<Vec<Square>> = None;
+    if let Some(open) = rest.find(['(', '（']) {
+        let inner = rest[open..]
+            .trim_start_matches(['(', '（'])
+            .trim_end()
+            .trim_end_matches([')', '）']);
+        let squares =
+            parse_origin_group(g, inner).ok_or_else(|| format!("bad origin in '{text}'"))?;
+        origin = Some(squares[0]);
+        written_mids = Some(squares[1..].to_vec());
         rest = rest[..open].trim_end();
     }
     let mut promote = None;
@@ -388,20 +454,17 @@ pub fn parse_japanese<B: BitBoard>(
         .copied()
         .filter(|&m| m.to() == to && pos.moving_piece(m).map(|p| p.kind) == Some(kind))
         .filter(|&m| origin.is_none() || m.from() == origin)
+        .filter(|&m| match &written_mids {
+            Some(w) => same_mids(pos, m, w),
+            None => m.mid().is_none(),
+        })
         .collect();
     if drop {
         cands.retain(|m| m.is_drop());
     } else if cands.iter().any(|m| !m.is_drop()) {
         cands.retain(|m| !m.is_drop());
     }
-    match promote {
-        Some(p) => cands.retain(|m| m.is_promotion() == p),
-        None => {
-            if cands.iter().any(|m| !m.is_promotion()) {
-                cands.retain(|m| !m.is_promotion());
-            }
-        }
-    }
+    filter_promotion(&mut cands, promote);
     // Direction words first, then right/left among what is left.
     words.sort_by_key(|w| matches!(w, '右' | '左'));
     for w in words {
@@ -431,29 +494,37 @@ pub fn parse_japanese<B: BitBoard>(
     }
 }
 
-/// A move in Western (Hodges) notation: `P-7f`, `Bx8h+`, `G6i-5h`, `P*5e`, `N-7c=`.
+/// A move in Western (Hodges) notation: `P-7f`, `Bx8h+`, `G6i-5h`, `P*5e`,
+/// `N-7c=`; dai dai `LNx3h-2i`, `LNx3hx2i`, igui `LNx!9d`, pass `LN-!9h`.
 pub fn to_western<B: BitBoard>(pos: &Position<B>, m: Move) -> String {
     let g = pos.rules().geometry;
     let code = pos
         .moving_piece(m)
         .map(|p| piece_code(pos, p.kind).to_string())
         .unwrap_or_default();
-    let mut s = western_name(&code);
-    match m.from() {
-        None => {
-            s.push('*');
-            s.push_str(&g.name(m.to()).to_string());
-            return s;
+    let mut s = western_letters(&code);
+    let Some(from) = m.from() else {
+        s.push('*');
+        s.push_str(&g.name(m.to()).to_string());
+        return s;
+    };
+    if rivals(pos, m).len() > 1 {
+        s.push_str(&g.name(from).to_string());
+    }
+    let sep = |sq: Square| if pos.piece_at(sq).is_some() { 'x' } else { '-' };
+    let ms = mids(m);
+    match ms.first() {
+        Some(&first) if from == m.to() => {
+            s.push(sep(first));
+            s.push('!');
+            s.push_str(&g.name(first).to_string());
         }
-        Some(from) => {
-            if rivals(pos, m).len() > 1 {
-                s.push_str(&g.name(from).to_string());
+        _ => {
+            for &x in &ms {
+                s.push(sep(x));
+                s.push_str(&g.name(x).to_string());
             }
-            s.push(if pos.piece_at(m.to()).is_some() {
-                'x'
-            } else {
-                '-'
-            });
+            s.push(sep(m.to()));
             s.push_str(&g.name(m.to()).to_string());
         }
     }
@@ -465,75 +536,128 @@ pub fn to_western<B: BitBoard>(pos: &Position<B>, m: Move) -> String {
     s
 }
 
+/// Reads a Western square at the start of `s`: digits and a rank letter, or
+/// on 9x9 two digits (`76`).
+fn western_square(g: Geometry, s: &str) -> Option<(Square, &str)> {
+    let digits = s.bytes().take_while(u8::is_ascii_digit).count();
+    if digits == 0 {
+        return None;
+    }
+    let after = &s[digits..];
+    match after.chars().next() {
+        Some(c) if c.is_ascii_lowercase() && c != 'x' => {
+            Some((g.parse_square(&s[..digits + 1])?, &after[1..]))
+        }
+        _ if digits == 2 && g.files <= 9 => {
+            let b = s.as_bytes();
+            Some((
+                g.square((b[0] - b'0') as i32, (b[1] - b'0') as i32 - 1)?,
+                after,
+            ))
+        }
+        _ => None,
+    }
+}
+
 /// Parses Western move text against the legal moves.
 ///
 /// # Errors
 /// Why the text is not one legal move.
 pub fn parse_western<B: BitBoard>(pos: &Position<B>, text: &str) -> Result<Move, String> {
-    let g = pos.rules().geometry;
+    let rules = pos.rules();
+    let g = rules.geometry;
     let t = text.trim();
     let bad = || format!("'{text}' is not Western move text");
     let (plus, body) = match t.strip_prefix('+') {
         Some(b) => ("+", b),
         None => ("", t),
     };
-    let letters: String = body
-        .chars()
-        .take_while(|c| c.is_ascii_uppercase())
-        .collect();
-    if letters.is_empty() {
+    // One upper-case letter, then a second letter of a code (`GC`, `LN`) or of
+    // a seed abbreviation (`Ln`), but not the capture sign `x`.
+    let b = body.as_bytes();
+    if b.first().is_none_or(|c| !c.is_ascii_uppercase()) {
         return Err(bad());
     }
-    let code = western_to_code(&format!("{plus}{letters}"));
-    let kind = pos
-        .rules()
-        .kind_by_code(&code)
+    let mut n = 1;
+    if b.get(1)
+        .is_some_and(|c| c.is_ascii_uppercase() || c.is_ascii_lowercase() && *c != b'x')
+    {
+        n = 2;
+    }
+    let letters = &body[..n];
+    let code = names(rules.variant.name)
+        .from_western(&format!("{plus}{letters}"))
+        .or_else(|| names(rules.variant.name).from_western(&format!("{plus}{}", &letters[..1])))
         .ok_or_else(|| format!("unknown piece '{plus}{letters}' in '{text}'"))?;
-    let rest = &body[letters.len()..];
-    let sep_at = rest.find(['-', 'x', '*']).ok_or_else(bad)?;
-    let origin_text = &rest[..sep_at];
-    let sep = rest.as_bytes()[sep_at];
-    let after = &rest[sep_at + 1..];
-    let (dest_text, suffix) = match after.strip_suffix('+') {
-        Some(d) => (d, Some(true)),
-        None => match after.strip_suffix('=') {
-            Some(d) => (d, Some(false)),
-            None => (after, None),
-        },
-    };
-    let square = |s: &str| -> Option<Square> {
-        g.parse_square(s).or_else(|| {
-            // Lenient: a digit rank (`76`).
-            let d: Vec<u32> = s.chars().map(|c| c.to_digit(10)).collect::<Option<_>>()?;
-            if d.len() == 2 && d[1] > 0 {
-                g.square(d[0] as i32, d[1] as i32 - 1)
-            } else {
-                None
-            }
-        })
-    };
-    let to = square(dest_text).ok_or_else(|| format!("bad square '{dest_text}' in '{text}'"))?;
-    let origin = if origin_text.is_empty() {
-        None
+    let letters_len = if names(rules.variant.name)
+        .from_western(&format!("{plus}{letters}"))
+        .is_some()
+    {
+        n
     } else {
-        Some(square(origin_text).ok_or_else(|| format!("bad square '{origin_text}' in '{text}'"))?)
+        1
+    };
+    let kind = rules
+        .kind_by_code(code)
+        .ok_or_else(|| format!("unknown piece '{plus}{letters}' in '{text}'"))?;
+    let mut rest = &body[letters_len..];
+    let origin = match western_square(g, rest) {
+        Some((sq, r)) => {
+            rest = r;
+            Some(sq)
+        }
+        None if rest.starts_with(|c: char| c.is_ascii_digit()) => {
+            return Err(format!("bad square in '{text}'"))
+        }
+        None => None,
+    };
+    // Segments: a separator, `!` for a move that stays, a square.
+    let mut segments: Vec<(u8, bool, Square)> = Vec::new();
+    let mut suffix = None;
+    while let Some(&sep) = rest.as_bytes().first() {
+        match sep {
+            b'-' | b'x' | b'*' => {
+                let stay = rest[1..].starts_with('!');
+                let sq_text = if stay { &rest[2..] } else { &rest[1..] };
+                let (sq, r) =
+                    western_square(g, sq_text).ok_or_else(|| format!("bad square in '{text}'"))?;
+                segments.push((sep, stay, sq));
+                rest = r;
+            }
+            b'+' | b'=' if rest.len() == 1 => {
+                suffix = Some(sep == b'+');
+                rest = "";
+            }
+            _ => return Err(bad()),
+        }
+    }
+    let Some(&(last_sep, stay, last)) = segments.last() else {
+        return Err(bad());
+    };
+    if (stay || last_sep == b'*') && segments.len() != 1 {
+        return Err(bad());
+    }
+    let written_mids: Vec<Square> = if stay {
+        vec![last]
+    } else {
+        segments[..segments.len() - 1].iter().map(|s| s.2).collect()
     };
     let mut cands: Vec<Move> = pos
         .legal_moves()
         .iter()
         .copied()
-        .filter(|&m| m.to() == to && pos.moving_piece(m).map(|p| p.kind) == Some(kind))
-        .filter(|&m| m.is_drop() == (sep == b'*'))
+        .filter(|&m| pos.moving_piece(m).map(|p| p.kind) == Some(kind))
+        .filter(|&m| m.is_drop() == (last_sep == b'*'))
         .filter(|&m| origin.is_none() || m.from() == origin)
-        .collect();
-    match suffix {
-        Some(p) => cands.retain(|m| m.is_promotion() == p),
-        None => {
-            if cands.iter().any(|m| !m.is_promotion()) {
-                cands.retain(|m| !m.is_promotion());
+        .filter(|&m| {
+            if stay {
+                m.from() == Some(m.to()) && same_mids(pos, m, &written_mids)
+            } else {
+                m.to() == last && same_mids(pos, m, &written_mids)
             }
-        }
-    }
+        })
+        .collect();
+    filter_promotion(&mut cands, suffix);
     match cands.len() {
         1 => Ok(cands[0]),
         0 => Err(format!("'{text}' is not a legal move")),
@@ -600,7 +724,15 @@ pub(crate) fn list_headers(record: &Record) -> String {
 /// # Errors
 /// The record's moves are not legal or the game is not played on 9x9.
 pub fn write_list(record: &Record, style: Style) -> Result<String, String> {
-    let (mut pos, moves) = record.replay_9x9()?;
+    with_rules!(record.any_rules()?, r => write_list_on(r, record, style))
+}
+
+fn write_list_on<B: BitBoard>(
+    rules: &'static Rules<B>,
+    record: &Record,
+    style: Style,
+) -> Result<String, String> {
+    let (mut pos, moves) = crate::record::replay(rules, &record.start, &record.moves)?;
     let mut s = list_headers(record);
     if !s.is_empty() {
         s.push('\n');
@@ -698,20 +830,8 @@ pub fn read_list(text: &str, style: Style) -> Result<Record, ParseError> {
             }
         }
     }
-    let rules = rec.rules_9x9().map_err(|e| ParseError::new(1, e))?;
-    let mut pos = Position::from_sfen(rules, &rec.start, crate::record::mode_for(&rec.start))
-        .map_err(|e| ParseError::new(1, format!("start position: {e}")))?;
-    let mut prev = None;
-    for (n, t) in tokens {
-        let m = match style {
-            Style::Western => parse_western(&pos, &t),
-            Style::Japanese => parse_japanese(&pos, &t, prev),
-        }
-        .map_err(|e| ParseError::new(n, e))?;
-        rec.moves.push(pos.move_to_usi(m));
-        prev = Some(m.to());
-        pos.make_move(m);
-    }
+    let any = rules_for(rec.variant, &rec.rules).map_err(|e| ParseError::new(1, e.to_string()))?;
+    rec.moves = with_rules!(any, r => list_moves(r, &rec.start, &tokens, style))?;
     rec.result = match result {
         Some((n, v)) => Some(parse_result_header(&v).ok_or_else(|| {
             ParseError::new(
@@ -722,6 +842,30 @@ pub fn read_list(text: &str, style: Style) -> Result<Record, ParseError> {
         None => rec.rules_result(),
     };
     Ok(rec)
+}
+
+/// Resolves the move tokens of a list against the start position.
+fn list_moves<B: BitBoard>(
+    rules: &'static Rules<B>,
+    start: &str,
+    tokens: &[(usize, String)],
+    style: Style,
+) -> Result<Vec<String>, ParseError> {
+    let mut pos = Position::from_sfen(rules, start, crate::record::mode_for(start))
+        .map_err(|e| ParseError::new(1, format!("start position: {e}")))?;
+    let mut prev = None;
+    let mut out = Vec::with_capacity(tokens.len());
+    for (n, t) in tokens {
+        let m = match style {
+            Style::Western => parse_western(&pos, t),
+            Style::Japanese => parse_japanese(&pos, t, prev),
+        }
+        .map_err(|e| ParseError::new(*n, e))?;
+        out.push(pos.move_to_usi(m));
+        prev = Some(m.to());
+        pos.make_move(m);
+    }
+    Ok(out)
 }
 
 fn parse_result_header(v: &str) -> Option<GameResult> {

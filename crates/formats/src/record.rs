@@ -6,6 +6,17 @@ use banmen_rules::{
 };
 use std::fmt;
 
+/// Runs a generic body with the rules of either board size.
+macro_rules! with_rules {
+    ($any:expr, $r:ident => $body:expr) => {
+        match $any {
+            banmen_rules::AnyRules::Nine($r) => $body,
+            banmen_rules::AnyRules::Seventeen($r) => $body,
+        }
+    };
+}
+pub(crate) use with_rules;
+
 /// A problem reading a record: the line (1-based; 0 when not tied to a line) and why.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ParseError {
@@ -219,6 +230,14 @@ impl Record {
     /// The variant is not a 9x9 game or the options are unknown.
     pub fn rules_9x9(&self) -> Result<&'static Rules<Bb128>, String> {
         rules_9x9_with(self.variant, &self.rules).map_err(|e| e.to_string())
+    }
+
+    /// The rules of the record's game, on either board size.
+    ///
+    /// # Errors
+    /// The options are unknown.
+    pub fn any_rules(&self) -> Result<AnyRules, String> {
+        rules_for(self.variant, &self.rules).map_err(|e| e.to_string())
     }
 
     /// Replays the moves on a 9x9 board: the start position and each move.

@@ -15,12 +15,13 @@ fn variant_of(board: &str) -> VariantName {
 
 /// Reads `position startpos moves ...`, `position sfen ... moves ...`,
 /// `sfen ... moves ...`, `startpos moves ...` or a bare SFEN, optionally after
-/// `setoption name USI_Variant value cannonshogi`.
+/// `setoption name USI_Variant value cannonshogi` and `setoption name Rules value …`.
 ///
 /// # Errors
 /// The first problem, with its line.
 pub fn read(text: &str) -> Result<Record, ParseError> {
     let mut variant: Option<VariantName> = None;
+    let mut rules = String::new();
     let mut found: Option<(usize, String)> = None;
     for (i, raw) in text.lines().enumerate() {
         let n = i + 1;
@@ -34,6 +35,10 @@ pub fn read(text: &str) -> Result<Record, ParseError> {
                     .parse()
                     .map_err(|e| ParseError::new(n, format!("{e}")))?,
             );
+            continue;
+        }
+        if let Some(rest) = line.strip_prefix("setoption name Rules value ") {
+            rules = rest.trim().to_string();
             continue;
         }
         if line.starts_with("setoption ") || line == "usinewgame" {
@@ -66,6 +71,7 @@ pub fn read(text: &str) -> Result<Record, ParseError> {
             .unwrap_or(VariantName::Shogi)
     });
     let mut rec = Record::new(variant);
+    rec.rules = rules;
     if let Some(s) = start {
         let fields: Vec<&str> = s.split_whitespace().collect();
         rec.start = if fields.len() == 3 {
@@ -102,13 +108,28 @@ fn moves_suffix(record: &Record) -> String {
     }
 }
 
-/// `sfen <start> moves ...` (`sfen` in full, even for the start position).
+/// `setoption name Rules value …` when the record has rule options.
+fn rules_line(record: &Record) -> String {
+    if record.rules.is_empty() {
+        String::new()
+    } else {
+        format!("setoption name Rules value {}\n", record.rules)
+    }
+}
+
+/// `sfen <start> moves ...` (`sfen` in full, even for the start position),
+/// after `setoption name Rules value …` when the record has rule options.
 ///
 /// # Errors
 /// The record's moves are not legal.
 pub fn write_sfen(record: &Record) -> Result<String, String> {
     record.validate()?;
-    Ok(format!("sfen {}{}\n", record.start, moves_suffix(record)))
+    Ok(format!(
+        "{}sfen {}{}\n",
+        rules_line(record),
+        record.start,
+        moves_suffix(record)
+    ))
 }
 
 /// `position startpos|sfen ... moves ...`, after `setoption name USI_Variant`
@@ -125,6 +146,7 @@ pub fn write_usi(record: &Record) -> Result<String, String> {
             record.variant
         ));
     }
+    s.push_str(&rules_line(record));
     if is_standard_start(record) {
         s.push_str("position startpos");
     } else {

@@ -1,8 +1,8 @@
 //! Round trips record -> text -> record in every format, for the reference
 //! games, a handicap game and the corpus under tests/data.
 
-use banmen_formats::{read, write, EndReason, Format, GameResult, Record};
-use banmen_rules::{Color, VariantName};
+use banmen_formats::{read, write, Comment, EndReason, Format, GameResult, Record};
+use banmen_rules::{AnyRules, BitBoard, Color, Move, Position, Rules, SfenMode, VariantName};
 use std::path::PathBuf;
 
 fn games_dir() -> PathBuf {
@@ -72,6 +72,17 @@ fn expected_after(rec: &Record, f: Format) -> Record {
         }
         Format::Ki2 => e.times.clear(),
         _ => {}
+    }
+    // CSA and the KIF board diagram have no move number.
+    let diagram = f == Format::Csa
+        || matches!(f, Format::Kif | Format::Kifu | Format::Ki2)
+            && rec.variant == VariantName::Shogi;
+    if diagram {
+        let mut fields: Vec<&str> = e.start.split_whitespace().collect();
+        if fields.len() == 4 {
+            fields[3] = "1";
+            e.start = fields.join(" ");
+        }
     }
     e
 }
@@ -195,27 +206,316 @@ fn times_and_comments_round_trip_in_kif_and_csa() {
 }
 
 #[test]
-fn cannon_shogi_in_the_formats_that_have_its_pieces() {
+fn cannon_shogi_in_every_format() {
     let rec = read(
         b"setoption name USI_Variant value cannonshogi\nposition startpos moves 7g7f 3c3d 8h7g 2b3c",
         None,
     )
     .unwrap();
     assert_eq!(rec.variant, VariantName::CannonShogi);
-    for f in [
-        Format::Kifu,
-        Format::Ki2,
-        Format::Sfen,
-        Format::Usi,
-        Format::Western,
-        Format::Japanese,
-    ] {
+    for f in Format::ALL {
         let bytes = write(&rec, f).unwrap_or_else(|e| panic!("{f}: {e}"));
         let back = read(&bytes, Some(f)).unwrap_or_else(|e| panic!("{f}: {e}"));
         assert_eq!(back.moves, rec.moves, "{f}");
         assert_eq!(back.variant, VariantName::CannonShogi, "{f}");
     }
-    assert!(write(&rec, Format::Csa).is_err());
+    let csa = String::from_utf8(write(&rec, Format::Csa).unwrap()).unwrap();
+    assert!(
+        csa.contains("$VARIANT:cannonshogi\nPI\n+\n+7776FU\n"),
+        "{csa}"
+    );
+}
+
+/// xorshift64*: deterministic random games without a dependency.
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+}
+
+/// Random legal moves, biased toward double moves, captures and promotions so
+/// that the short games reach the notations' special cases.
+fn random_moves<B: BitBoard>(
+    rules: &'static Rules<B>,
+    start: &str,
+    seed: u64,
+    plies: usize,
+) -> Vec<String> {
+    let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+    let mut pos = Position::from_sfen(rules, start, SfenMode::Strict).expect("start");
+    let mut out = Vec::new();
+    for _ in 0..plies {
+        let legal = pos.legal_moves();
+        if legal.is_empty() {
+            break;
+        }
+        let pick = |rng: &mut Rng, set: Vec<Move>| set[rng.below(set.len())];
+        // Double moves that capture on the way (not passes).
+        let doubles: Vec<Move> = legal
+            .iter()
+            .copied()
+            .filter(|m| m.mid().is_some_and(|x| pos.piece_at(x).is_some()))
+            .collect();
+        let captures: Vec<Move> = legal
+            .iter()
+            .copied()
+            .filter(|m| {
+                pos.piece_at(m.to())
+                    .is_some_and(|p| p.color != pos.side_to_move())
+                    || m.is_promotion()
+            })
+            .collect();
+        let m = match rng.below(10) {
+            0..=2 if !doubles.is_empty() => pick(&mut rng, doubles),
+            3..=5 if !captures.is_empty() => pick(&mut rng, captures),
+            _ => pick(&mut rng, legal.to_vec()),
+        };
+        out.push(pos.move_to_usi(m));
+        pos.make_move(m);
+    }
+    out
+}
+
+/// A random game with headers, comments, times and a result.
+fn random_record(variant: VariantName, rules: &str, seed: u64, plies: usize) -> Record {
+    random_record_from(variant, rules, None, seed, plies)
+}
+
+fn random_record_from(
+    variant: VariantName,
+    rules: &str,
+    start: Option<&str>,
+    seed: u64,
+    plies: usize,
+) -> Record {
+    let mut rec = Record::new(variant);
+    rec.rules = rules.to_string();
+    if let Some(s) = start {
+        rec.start = s.to_string();
+    }
+    rec.moves = match rec.any_rules().expect("rules") {
+        AnyRules::Nine(r) => random_moves(r, &rec.start, seed, plies),
+        AnyRules::Seventeen(r) => random_moves(r, &rec.start, seed, plies),
+    };
+    rec.headers.black = Some(format!("Black {seed}"));
+    rec.headers.white = Some("White".into());
+    rec.headers.start_date = Some("2024/05/06 07:08:09".into());
+    rec.headers.event = Some(format!("{variant} test"));
+    rec.headers.comments = vec![
+        Comment {
+            ply: 0,
+            text: "before the first move".into(),
+        },
+        Comment {
+            ply: 3.min(rec.moves.len()),
+            text: "after three".into(),
+        },
+    ];
+    rec.times = (0..rec.moves.len())
+        .map(|i| Some((i as u32 * 7) % 90))
+        .collect();
+    let first = if rec.start.contains(" w ") {
+        Color::White
+    } else {
+        Color::Black
+    };
+    let to_move = if rec.moves.len() % 2 == 0 {
+        first
+    } else {
+        !first
+    };
+    rec.result = rec.rules_result().or(Some(GameResult {
+        winner: Some(!to_move),
+        reason: EndReason::Resignation,
+    }));
+    rec
+}
+
+#[test]
+fn random_games_of_every_game_round_trip_in_every_format() {
+    let cases: [(VariantName, &str, Option<&str>, u64, usize); 10] = [
+        (VariantName::Shogi, "", None, 4, 120),
+        (VariantName::Shogi, "", None, 5, 200),
+        (VariantName::Shogi, "", Some(TWO_PIECES), 6, 100),
+        (VariantName::CannonShogi, "", None, 3, 150),
+        (VariantName::CannonShogi, "flying-cannon=leap", None, 4, 150),
+        (VariantName::CannonShogi, "", Some(CANNON_MIDGAME), 5, 100),
+        (VariantName::DaiDaiShogi, "", None, 1, 300),
+        (VariantName::DaiDaiShogi, "", None, 2, 300),
+        (VariantName::DaiDaiShogi, "lion-dog=ja", None, 3, 300),
+        (VariantName::DaiDaiShogi, "", Some(DAI_DAI_CROWDED), 9, 150),
+    ];
+    let mut doubles = 0;
+    for (variant, rules, start, seed, plies) in cases {
+        let rec = random_record_from(variant, rules, start, seed, plies);
+        let squares = |m: &String| m.matches(char::is_alphabetic).count();
+        doubles += rec.moves.iter().filter(|m| squares(m) == 3).count();
+        println!(
+            "{variant} {rules} seed {seed}: {} plies, {} double, {} triple, {} promoting, result {:?}",
+            rec.moves.len(),
+            rec.moves.iter().filter(|m| squares(m) == 3).count(),
+            rec.moves.iter().filter(|m| squares(m) == 4).count(),
+            rec.moves.iter().filter(|m| m.ends_with('+')).count(),
+            rec.result
+        );
+        round_trip(&format!("{variant} {rules} seed {seed}"), &rec);
+    }
+    assert!(
+        doubles >= 5,
+        "the dai dai games made {doubles} double moves"
+    );
+}
+
+/// Two-piece handicap (White moves first).
+const TWO_PIECES: &str = "lnsgkgsnl/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1";
+/// A cannon shogi position with pieces in hand, Black to move.
+const CANNON_MIDGAME: &str =
+    "lnsgkgsnl/1rci1u1b1/p1p1p1p1p/9/9/9/P1P1P1P1P/1BAU1IC2/LNSGKGSNL b Ra 1";
+/// `game-a32-p250` of crates/rules/tests/data/perft-daidai.tsv: a crowded dai dai middle game.
+const DAI_DAI_CROWDED: &str = "dv2rosqdk1nklg2frdhra1lola/1po2fdrbft1kgggfkcs4rv/3ebbmfhggrg2ph2effevm1/1weso1krsn3cgsd1wgwrnook1/3ab3cg2fl1snab1smbd/3pa1gd4ig4palc/4pa1igwg4ew3pa/1vo2eafl5pa5/17/17/2PA1PA3VB6PA1/1PAVOPA1PACG5PAPA1SMPA/3ABEW2IG2IGSGLDABEA1RC/1FE1WR1SNGG1KR2SNWGEBSO2/1VMOREFWBPSPHSGGDNK1FHFTFD1BIRV/1OKLODH1CS1LG1GGRGSQ1BM1PO1/2SDRA1FRFKKG3DKRO1DVHMLA b - 251";
+
+/// White king 9a, Black king 9q, Black lion 9i facing a white gold on 10h and
+/// pawns on 9h and 8h.
+const LION: &str = "8kg8/17/17/17/17/17/17/7ggpapa7/8LN8/17/17/17/17/17/17/17/8KG8 b - 1";
+
+#[test]
+fn lion_moves_in_every_notation() {
+    for (usi, western, japanese, csa) in [
+        (
+            "9i9h9i+",
+            "LNx!9h+",
+            "９九獅子成(0909,0908)",
+            "+090909080909+LN",
+        ),
+        (
+            "9i9h8h+",
+            "LNx9hx8h+",
+            "８八獅子成(0909,0908)",
+            "+090909080808+LN",
+        ),
+        (
+            "9i9h9g+",
+            "LNx9h-9g+",
+            "９七獅子成(0909,0908)",
+            "+090909080907+LN",
+        ),
+        (
+            "9i10i9i",
+            "LN-!10i",
+            "９九獅子(0909,1009)",
+            "+090910090909LN",
+        ),
+        ("9i10h+", "LNx10h+", "１０八獅子成", "+09091008+LN"),
+        ("9i7g", "LN-7g", "７七獅子", "+09090707LN"),
+    ] {
+        let line = format!(
+            "setoption name USI_Variant value daidaishogi\nposition sfen {LION} moves {usi}"
+        );
+        let mut rec = read(line.as_bytes(), None).unwrap_or_else(|e| panic!("{usi}: {e}"));
+        assert_eq!(rec.moves, [usi]);
+        rec.result = Some(GameResult {
+            winner: Some(Color::Black),
+            reason: EndReason::Resignation,
+        });
+        round_trip(usi, &rec);
+        let text = |f| String::from_utf8(write(&rec, f).unwrap()).unwrap();
+        assert!(
+            text(Format::Western).contains(&format!("1. {western}\n")),
+            "{}",
+            text(Format::Western)
+        );
+        assert!(
+            text(Format::Japanese).contains(&format!("1. ▲{japanese}\n")),
+            "{}",
+            text(Format::Japanese)
+        );
+        assert!(
+            text(Format::Csa).contains(&format!("\n{csa}\n")),
+            "{}",
+            text(Format::Csa)
+        );
+        // KIF always gives the origin.
+        let kif = text(Format::Kifu);
+        let origin = if japanese.contains('(') {
+            String::new()
+        } else {
+            "(0909)".into()
+        };
+        assert!(kif.contains(&format!("{japanese}{origin}")), "{kif}");
+        assert!(kif.contains("将棋種類：daidaishogi\nSFEN："), "{kif}");
+    }
+    // The Japanese lion dog (`lion-dog=ja`) captures on both squares it passes.
+    let start = "8kg8/17/17/17/17/17/8pa8/8pa8/8LD8/17/17/17/17/17/17/17/8KG8 b - 1";
+    let line = format!("setoption name USI_Variant value daidaishogi\nsetoption name Rules value lion-dog=ja\nposition sfen {start} moves 9i9h9g9f+");
+    let rec = read(line.as_bytes(), None).unwrap();
+    assert_eq!(rec.rules, "lion-dog=ja");
+    round_trip("lion dog", &rec);
+    let text = |f| String::from_utf8(write(&rec, f).unwrap()).unwrap();
+    assert!(
+        text(Format::Western).contains("1. LDx9hx9g-9f+\n"),
+        "{}",
+        text(Format::Western)
+    );
+    assert!(
+        text(Format::Csa).contains("$RULES:lion-dog=ja\n"),
+        "{}",
+        text(Format::Csa)
+    );
+    assert!(
+        text(Format::Csa).contains("\n+0909090809070906+LD\n"),
+        "{}",
+        text(Format::Csa)
+    );
+    assert!(
+        text(Format::Kifu).contains("ルール：lion-dog=ja\n"),
+        "{}",
+        text(Format::Kifu)
+    );
+    assert!(
+        text(Format::Kifu).contains("９六狛犬成(0909,0908,0907)"),
+        "{}",
+        text(Format::Kifu)
+    );
+    // The seed's abbreviations and any empty neighbour for a pass are read too.
+    let line = format!("setoption name USI_Variant value daidaishogi\nposition sfen {LION}");
+    let rec = read(line.as_bytes(), None).unwrap();
+    for (text, usi) in [
+        ("Lnx!9h", "9i9h9i+"),
+        ("Ln-!8i", "9i10i9i"),
+        ("LN9ix9hx8h+", "9i9h8h+"),
+    ] {
+        let list = format!(
+            "[Variant \"daidaishogi\"]\n[SFEN \"{}\"]\n1. {text}\n",
+            rec.start
+        );
+        let back =
+            read(list.as_bytes(), Some(Format::Western)).unwrap_or_else(|e| panic!("{text}: {e}"));
+        assert_eq!(back.moves, [usi], "{text}");
+    }
+}
+
+#[test]
+fn dai_dai_kif_names_and_squares() {
+    let rec = random_record(VariantName::DaiDaiShogi, "", 7, 40);
+    let kif = String::from_utf8(write(&rec, Format::Kifu).unwrap()).unwrap();
+    assert!(kif.starts_with("将棋種類：daidaishogi\n"), "{kif}");
+    assert!(kif.contains("\n手合割：平手\n"), "{kif}");
+    // Shift-JIS has no 𠵇: .kif writes 吠犬 and reads it back.
+    let line = "setoption name USI_Variant value daidaishogi\nposition startpos moves 12k12j";
+    let rec = read(line.as_bytes(), None).unwrap();
+    let kifu = String::from_utf8(write(&rec, Format::Kifu).unwrap()).unwrap();
+    assert!(kifu.contains("１２十𠵇犬(1211)"), "{kifu}");
+    let kif = write(&rec, Format::Kif).unwrap();
+    let (text, _, _) = encoding_rs::SHIFT_JIS.decode(&kif);
+    assert!(text.contains("１２十吠犬(1211)"), "{text}");
+    assert_eq!(read(&kif, None).unwrap().moves, rec.moves);
 }
 
 #[test]
