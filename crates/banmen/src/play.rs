@@ -122,8 +122,7 @@ pub fn run(args: &PlayArgs) -> Result<(), String> {
         (true, _) | (false, ColorChoice::Never) => false,
         (false, ColorChoice::Always) => true,
         (false, ColorChoice::Auto) => {
-            io::stdout().is_terminal()
-                && std::env::var_os("NO_COLOR").map_or(true, |v| v.is_empty())
+            io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
         }
     };
     let human_side = match args.side {
