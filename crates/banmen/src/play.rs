@@ -7,9 +7,10 @@ use crate::setup::{self, with_position, PositionArgs};
 use banmen_engine::{search, BestMove, Control, Evaluator, HistoryEntry, Limits, SearchOptions};
 use banmen_formats::notation::{parse_western, to_western, western_name};
 use banmen_formats::{Format, GameResult, Record};
+use banmen_rules::game::GameError;
 use banmen_rules::{
-    BitBoard, Color, Game, GameOptions, Move, MoveError, Outcome, Position, Reason, UsiMove,
-    VariantName,
+    BitBoard, Color, EnteringKingRule, Game, GameOptions, Move, MoveError, Outcome, Position,
+    Reason, UsiMove, VariantName,
 };
 use clap::{Args, ValueEnum};
 use std::io::{self, BufRead, IsTerminal, Read, Write};
@@ -38,9 +39,16 @@ pub struct PlayArgs {
     /// No colours (same as `--color never`).
     #[arg(long)]
     pub no_color: bool,
+    /// The entering-king (nyūgyoku) rule: NoEnteringKing, CSARule24, CSARule27 or TryRule.
+    #[arg(long, default_value = "NoEnteringKing", value_parser = parse_entering_king)]
+    pub entering_king: EnteringKingRule,
     /// Continue a saved game (KIF, KI2, CSA, SFEN or USI line; the file's game wins over --variant).
     #[arg(long, conflicts_with_all = ["sfen", "handicap", "moves"])]
     pub load: Option<PathBuf>,
+}
+
+fn parse_entering_king(s: &str) -> Result<EnteringKingRule, String> {
+    s.parse()
 }
 
 /// A side of the board.
@@ -146,9 +154,14 @@ pub fn run(args: &PlayArgs) -> Result<(), String> {
             Opponent::Human => [true, true],
         },
         movetime: args.movetime.max(1),
+        entering_king: args.entering_king,
     };
     with_position!(setup::position(&position_args)?, pos => {
-        let mut game = Game::new(pos, GameOptions::default());
+        let options = GameOptions {
+            entering_king: args.entering_king,
+            ..GameOptions::default()
+        };
+        let mut game = Game::new(pos, options);
         for (i, text) in start.moves.iter().enumerate() {
             game.play_usi(text)
                 .map_err(|e| format!("move {} ({text}): {e}", i + 1))?;
@@ -189,6 +202,7 @@ struct Settings {
     /// Whether each side (by colour index) is played by a person.
     human: [bool; 2],
     movetime: u64,
+    entering_king: EnteringKingRule,
 }
 
 /// What to do after a line.
@@ -388,7 +402,10 @@ impl<B: BitBoard, R: BufRead, W: Write> Session<B, R, W> {
             eval,
             &self.table,
             &limits,
-            &SearchOptions::default(),
+            &SearchOptions {
+                entering_king: self.settings.entering_king,
+                ..SearchOptions::default()
+            },
             &Control::default(),
             &|_| {},
         );
@@ -451,6 +468,8 @@ impl<B: BitBoard, R: BufRead, W: Write> Session<B, R, W> {
             "moves" => self.list_moves()?,
             "undo" => self.undo()?,
             "resign" => self.resign()?,
+            "declare" => self.declare()?,
+            "impasse" => self.impasse()?,
             "save" => self.save(rest)?,
             _ => self.human_move(line)?,
         }
@@ -474,6 +493,8 @@ impl<B: BitBoard, R: BufRead, W: Write> Session<B, R, W> {
              board      print the board again\n  \
              save FILE  save the game: .kif (KIF), .kifu, .ki2, .csa, otherwise SFEN + USI moves\n  \
              resign     give up the game\n  \
+             declare    claim a win by entering king (with --entering-king CSARule24/CSARule27)\n  \
+             impasse    both kings in their zones: score the impasse by points (jishogi)\n  \
              help       this text\n  \
              quit       leave (so does end of input)\n\
              board: ☗ Black, ☖ White; * marks the last move, ! a king in check; \
@@ -518,7 +539,7 @@ impl<B: BitBoard, R: BufRead, W: Write> Session<B, R, W> {
 
     fn undo(&mut self) -> io::Result<()> {
         if let Some(Outcome {
-            reason: Reason::Resignation | Reason::Declaration,
+            reason: Reason::Resignation | Reason::Declaration | Reason::ImpassePoints,
             ..
         }) = self.game.outcome()
         {
@@ -583,6 +604,34 @@ impl<B: BitBoard, R: BufRead, W: Write> Session<B, R, W> {
         self.game.resign(side);
         writeln!(self.out, "{} {} resigns", side_mark(side), side.name())?;
         Ok(())
+    }
+
+    fn declare(&mut self) -> io::Result<()> {
+        match self.game.declare() {
+            Ok(_) => {
+                let side = self.game.position().side_to_move();
+                writeln!(
+                    self.out,
+                    "{} {} declares a win",
+                    side_mark(side),
+                    side.name()
+                )
+            }
+            Err(e) => writeln!(self.out, "{e}"),
+        }
+    }
+
+    fn impasse(&mut self) -> io::Result<()> {
+        let points = Color::ALL.map(|c| self.game.impasse_points(c));
+        match self.game.score_impasse() {
+            Ok(_) => writeln!(
+                self.out,
+                "impasse: black has {} points, white {}",
+                points[0], points[1]
+            ),
+            Err(GameError::BadDeclaration(why)) => writeln!(self.out, "impasse refused: {why}"),
+            Err(e) => writeln!(self.out, "{e}"),
+        }
     }
 
     fn record(&self) -> Record {

@@ -517,3 +517,48 @@ fn colours_follow_the_flags() {
     );
     assert!(!off.contains('\x1b'));
 }
+
+#[test]
+fn check_is_announced_and_impasse_and_declaration_follow_the_rules() {
+    let out = play(
+        &[
+            "--sfen",
+            MATE_IN_ONE,
+            "--opponent",
+            "human",
+            "--pieces",
+            "letters",
+        ],
+        "G*4b\nquit\n",
+    );
+    assert_contains(&out, "check: white is in check");
+    assert!(last_board(&out)[0].contains("! k"), "{out}");
+    // Both kings in their zones: the impasse is scored by points.
+    let out = play(
+        &[
+            "--opponent",
+            "human",
+            "--sfen",
+            "9/4K4/9/9/9/9/9/4k4/9 b 2R2B4G4S4N4L9P9p 1",
+        ],
+        "impasse\nundo\nquit\n",
+    );
+    assert_contains(&out, "impasse: black has 45 points, white 9");
+    assert_contains(&out, "game over: ☗ Black wins by impasse points");
+    assert_contains(
+        &out,
+        "the game ended by impasse points; it cannot be taken back",
+    );
+    let out = play(
+        &["--opponent", "human", "--entering-king", "CSARule27"],
+        "impasse\ndeclare\nquit\n",
+    );
+    assert_contains(
+        &out,
+        "impasse refused: black's king is not in the promotion zone",
+    );
+    assert_contains(
+        &out,
+        "declaration refused: the king is not in the enemy camp",
+    );
+}
