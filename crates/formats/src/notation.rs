@@ -394,6 +394,14 @@ pub fn parse_japanese<B: BitBoard>(
     let g = rules.geometry;
     let c = pos.side_to_move();
     let mut s = text.trim();
+    let marked = match s.chars().next() {
+        Some('▲' | '☗' | '▼') => Some(Color::Black),
+        Some('△' | '☖' | '▽') => Some(Color::White),
+        _ => None,
+    };
+    if marked.is_some_and(|m| m != c) {
+        return Err(format!("'{text}': it is {}'s move", c.name()));
+    }
     for m in ['▲', '△', '☗', '☖', '▽', '▼'] {
         s = s.trim_start_matches(m);
     }

@@ -71,6 +71,9 @@ fn expected_after(rec: &Record, f: Format) -> Record {
             e.times.clear();
         }
         Format::Ki2 => e.times.clear(),
+        Format::Csa => e.headers.other.retain(|(k, _)| {
+            !k.is_empty() && k.chars().all(|c| c.is_ascii_uppercase() || c == '_')
+        }),
         _ => {}
     }
     // CSA and the KIF board diagram have no move number.
@@ -583,6 +586,110 @@ fn tsume_diagram_kif() {
     round_trip("tsume", &rec);
     let kif = String::from_utf8(write(&rec, Format::Kifu).unwrap()).unwrap();
     assert!(kif.contains("| ・ ・ ・ ・ ・ ・ ・v玉 ・|一"), "{kif}");
+}
+
+#[test]
+fn shift_jis_handicap_kif_with_a_branch() {
+    let bytes = data("handicap-two-pieces.kif");
+    assert!(
+        std::str::from_utf8(&bytes).is_err(),
+        "the file is Shift-JIS"
+    );
+    let rec = read(&bytes, None).expect("kif");
+    let two = banmen_rules::Variant::standard();
+    assert_eq!(rec.start, two.handicap("two-pieces").unwrap().sfen);
+    assert_eq!(
+        rec.moves,
+        ["7a6b", "7g7f", "5c5d", "2g2f", "6b5c", "2f2e", "4a4b", "2e2d", "2c2d", "2h2d"]
+    );
+    assert_eq!(rec.headers.white.as_deref(), Some("上手太郎"));
+    assert_eq!(rec.headers.black.as_deref(), Some("下手花子"));
+    assert_eq!(rec.times[4], Some(6));
+    let comments: Vec<(usize, &str)> = rec
+        .headers
+        .comments
+        .iter()
+        .map(|c| (c.ply, c.text.as_str()))
+        .collect();
+    assert_eq!(comments, [(0, "二枚落ちの定跡で"), (4, "銀多伝を目指す")]);
+    assert!(rec
+        .headers
+        .other
+        .contains(&("持ち時間".into(), "各10分".into())));
+    assert_eq!(
+        rec.result,
+        Some(GameResult {
+            winner: Some(Color::Black),
+            reason: EndReason::Resignation
+        })
+    );
+    round_trip("handicap kif", &rec);
+    let kif = String::from_utf8(write(&rec, Format::Kifu).unwrap()).unwrap();
+    assert!(
+        kif.contains("手合割：二枚落ち\n上手：上手太郎\n")
+            || kif.contains("手合割：二枚落ち\n下手：下手花子\n上手：上手太郎\n"),
+        "{kif}"
+    );
+    assert!(kif.contains("まで10手で下手の勝ち"), "{kif}");
+}
+
+#[test]
+fn csa_tsume_with_the_rest_in_white_hand() {
+    let rec = read(&data("tsume-00al.csa"), None).expect("csa");
+    let kif = read(&data("tsume.kifu"), None).expect("kifu");
+    assert_eq!(rec.start, kif.start);
+    assert_eq!(rec.moves, ["G*2b"]);
+    assert_eq!(rec.result.map(|r| r.reason), Some(EndReason::Checkmate));
+    round_trip("tsume csa", &rec);
+    // P+00AL fills Black's hand instead, and a hand listed before it is kept.
+    let text = "PI\nP-00HI\nP+00AL\n+\n";
+    let text = text.replace(
+        "PI\n",
+        &format!(
+            "P1 *  *  *  *  *  *  * -OU * \n{}P9 *  *  *  *  *  *  *  *  * \n",
+            (2..9)
+                .map(|r| format!("P{r} *  *  *  *  *  *  *  *  * \n"))
+                .collect::<String>()
+        ),
+    );
+    let rec = read(text.as_bytes(), Some(Format::Csa)).expect("00AL");
+    assert_eq!(rec.start, "7k1/9/9/9/9/9/9/9/9 b R2B4G4S4N4L18Pr 1");
+}
+
+#[test]
+fn csa_v30_with_encoding_line_and_crlf() {
+    let rec = read(&data("v30-utf8.csa"), None).expect("csa");
+    assert_eq!(rec.moves, ["2g2f", "8c8d", "2f2e", "8d8e", "6i7h", "4a3b"]);
+    assert_eq!(
+        rec.times,
+        [Some(1), Some(2), Some(0), Some(3), Some(10), Some(4)]
+    );
+    assert_eq!(rec.headers.black.as_deref(), Some("先手名人"));
+    assert_eq!(rec.headers.event.as_deref(), Some("第1期テスト戦"));
+    assert!(rec
+        .headers
+        .other
+        .contains(&("OPENING".into(), "相掛かり".into())));
+    assert_eq!(
+        rec.result,
+        Some(GameResult {
+            winner: Some(Color::White),
+            reason: EndReason::Resignation
+        })
+    );
+    round_trip("csa v3", &rec);
+}
+
+#[test]
+fn ki2_with_relative_words_and_a_comment() {
+    let rec = read(&data("game.ki2"), None).expect("ki2");
+    assert_eq!(rec.moves.len(), 26);
+    assert_eq!(rec.moves[10], "6i5h");
+    assert_eq!(rec.moves[11], "4a5b");
+    assert_eq!(&rec.moves[24..], ["4f4e", "4b4e"]);
+    assert_eq!(rec.comments_at(12).collect::<Vec<_>>(), ["右四間飛車模様"]);
+    assert_eq!(rec.headers.white.as_deref(), Some("乙"));
+    round_trip("ki2", &rec);
 }
 
 #[test]
