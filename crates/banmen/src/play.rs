@@ -675,8 +675,9 @@ impl<B: BitBoard, R: BufRead, W: Write> Session<B, R, W> {
             Ok(bytes) => match std::fs::write(path, bytes) {
                 Ok(()) => writeln!(
                     self.out,
-                    "saved {} moves to {path} as {note}",
-                    record.moves.len()
+                    "saved {} move{} to {path} as {note}",
+                    record.moves.len(),
+                    if record.moves.len() == 1 { "" } else { "s" }
                 )?,
                 Err(e) => writeln!(self.out, "cannot save to {path}: {e}")?,
             },

@@ -485,18 +485,53 @@ fn dai_dai_lion_moves_and_engine_reply() {
 }
 
 #[test]
-fn dai_dai_save_and_reload() {
-    let path = temp_file("dd.sfen");
-    let p = path.to_str().unwrap();
-    let out = play(
-        &["--variant", "daidaishogi", "--opponent", "human"],
-        &format!("15p15o15p\n3b3c3b\nsave {p}\nquit\n"),
-    );
-    assert_contains(&out, &format!("saved 2 moves to {p}"));
-    let out = play(&["--load", p, "--opponent", "human"], "quit\n");
-    assert_contains(&out, "Banmen daidaishogi");
-    assert_contains(&out, "last move: ☖ 3b3c3b (LN)");
-    let _ = std::fs::remove_file(&path);
+fn cannon_and_dai_dai_save_and_reload() {
+    // Where the formats crate cannot write a game in the file's format, the
+    // file gets an SFEN + USI moves line instead; either way it reloads.
+    for (variant, input, last, name) in [
+        (
+            "cannonshogi",
+            "7g7f\n3c3d\n",
+            "last move: ☖ 3c3d (P-3d)",
+            "c.kif",
+        ),
+        (
+            "cannonshogi",
+            "7g7f\n3c3d\n",
+            "last move: ☖ 3c3d (P-3d)",
+            "c.csa",
+        ),
+        (
+            "daidaishogi",
+            "15p15o15p\n3b3c3b\n",
+            "last move: ☖ 3b3c3b (LN)",
+            "dd.sfen",
+        ),
+        (
+            "daidaishogi",
+            "15p15o15p\n3b3c3b\n",
+            "last move: ☖ 3b3c3b (LN)",
+            "dd.kif",
+        ),
+        (
+            "daidaishogi",
+            "15p15o15p\n3b3c3b\n",
+            "last move: ☖ 3b3c3b (LN)",
+            "dd.csa",
+        ),
+    ] {
+        let path = temp_file(name);
+        let p = path.to_str().unwrap();
+        let out = play(
+            &["--variant", variant, "--opponent", "human"],
+            &format!("{input}save {p}\nquit\n"),
+        );
+        assert_contains(&out, &format!("saved 2 moves to {p} as "));
+        let out = play(&["--load", p, "--opponent", "human"], "quit\n");
+        assert_contains(&out, &format!("Banmen {variant}"));
+        assert_contains(&out, last);
+        let _ = std::fs::remove_file(&path);
+    }
 }
 
 #[test]
