@@ -94,11 +94,19 @@ pub(crate) fn legend<B: BitBoard>(rules: &'static banmen_rules::Rules<B>) -> Val
                 "name": info.name,
                 "betza": betza,
                 "promoted": info.promoted,
+                "royal": info.royal,
                 "attacks": attacks,
             })
         })
         .collect();
-    json!({ "files": geo.files, "ranks": geo.ranks, "pieces": pieces })
+    let handicaps: Vec<&str> = rules.variant.handicaps.iter().map(|h| h.name).collect();
+    json!({
+        "files": geo.files,
+        "ranks": geo.ranks,
+        "drops": rules.variant.drops,
+        "handicaps": handicaps,
+        "pieces": pieces,
+    })
 }
 
 #[cfg(test)]

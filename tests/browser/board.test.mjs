@@ -1,0 +1,298 @@
+// Browser tests of the `banmen serve` page: Playwright (playwright-core)
+// driving Debian's chromium against a server that run.sh started.
+// Run: tests/browser/run.sh (BANMEN_URL names the server).
+
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { mkdirSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+
+const URL_ = process.env.BANMEN_URL;
+const CHROMIUM = process.env.CHROMIUM || "/usr/bin/chromium";
+const ARTIFACTS = join(dirname(fileURLToPath(import.meta.url)), "artifacts");
+const MOVETIME = "150";
+mkdirSync(ARTIFACTS, { recursive: true });
+assert.ok(URL_, "BANMEN_URL is not set: run tests/browser/run.sh");
+
+let browser;
+before(async () => {
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
+  });
+});
+after(async () => { await browser?.close(); });
+
+/** A fresh page (own local storage) that fails the test on a script error. */
+async function newPage(viewport = { width: 1366, height: 900 }) {
+  const context = await browser.newContext({ viewport });
+  const page = await context.newPage();
+  page.setDefaultTimeout(10000);
+  page.errors = [];
+  page.on("pageerror", (e) => page.errors.push(e.message));
+  await page.goto(URL_);
+  return page;
+}
+
+async function newGame(page, { variant = "shogi", opponent = "engine", side = "black", rules = "" } = {}) {
+  if (await page.isHidden("#panel-new")) await page.click("#show-new");
+  await page.selectOption("#variant", variant);
+  await page.waitForFunction((v) => document.querySelector("#handicap").options.length >= 1 && document.querySelector("#variant").value === v, variant);
+  if (rules) await page.selectOption("#rules", rules);
+  await page.selectOption("select[name=side]", side);
+  await page.selectOption("#opponent", opponent);
+  await page.fill("input[name=movetime]", MOVETIME);
+  const old = await page.evaluate(() => (ui.game ? ui.game.id : null));
+  await page.click("#create");
+  await page.waitForFunction(([v, old]) => ui.game && ui.game.variant === v && ui.game.id !== old, [variant, old]);
+  return page.evaluate(() => ui.game.id);
+}
+
+const state = (page) => page.evaluate(() => ui.game);
+const moveCount = (page) => page.locator("#moves li").count();
+async function waitMoves(page, n) {
+  await page.waitForFunction((n) => document.querySelectorAll("#moves li").length === n, n);
+}
+async function clickSq(page, sq) { await page.click(`#board rect[data-sq="${sq}"]`); }
+
+/** Drags a piece with the mouse, from one square to another. */
+async function dragSq(page, from, to) {
+  const a = await page.locator(`#board rect[data-sq="${from}"]`).boundingBox();
+  const b = await page.locator(`#board rect[data-sq="${to}"]`).boundingBox();
+  await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
+  await page.mouse.down();
+  await page.mouse.move((a.x + b.x) / 2 + a.width / 2, (a.y + b.y) / 2 + a.height / 2, { steps: 4 });
+  await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 4 });
+  await page.mouse.up();
+}
+
+/** Plays one of the legal board moves (not a drop, not a choice) by clicking, then waits for the engine. */
+async function playAnyAndWait(page, pick = 0) {
+  const g = await state(page);
+  const n = g.moves.length;
+  const plain = g.legal_moves.filter((m) => !m.includes("*"))
+    .map((m) => ({ m, sq: m.match(/\d+[a-z]/g) }))
+    .filter(({ sq }) => sq.length === 2 && g.legal_moves.filter((x) => {
+      const s = x.match(/\d+[a-z]/g) || [];
+      return s[0] === sq[0] && s[s.length - 1] === sq[1];
+    }).length === 1);
+  const { m, sq } = plain[pick % plain.length];
+  await clickSq(page, sq[0]);
+  await page.waitForSelector(`#board [data-target="${sq[1]}"]`);
+  await clickSq(page, sq[1]);
+  await waitMoves(page, n + 2);
+  const after = await state(page);
+  assert.equal(after.moves[n], m);
+  return m;
+}
+
+test("shogi against the engine: click and drag, last move, take back, reload", async () => {
+  const page = await newPage();
+  const id = await newGame(page);
+  await clickSq(page, "7g");
+  assert.ok(await page.locator('#board [data-target="7f"]').count(), "7f highlighted");
+  await clickSq(page, "7f");
+  await waitMoves(page, 2);
+  await dragSq(page, "2g", "2f");
+  await waitMoves(page, 4);
+  let g = await state(page);
+  assert.deepEqual(g.moves.filter((_, i) => i % 2 === 0), ["7g7f", "2g2f"]);
+  assert.equal(await page.locator("#board rect.last").count(), 2, "last move marked");
+  assert.match(await page.textContent("#moves li:first-child"), /P-7f/);
+  await page.screenshot({ path: join(ARTIFACTS, "shogi.png") });
+  // Take back: the engine's reply and my move.
+  await page.click("#undo");
+  await waitMoves(page, 2);
+  g = await state(page);
+  assert.deepEqual(g.moves.slice(0, 1), ["7g7f"]);
+  // Reload: the same game from the server.
+  const sfen = g.sfen;
+  await page.reload();
+  await page.waitForFunction(() => typeof ui !== "undefined" && ui.game);
+  g = await state(page);
+  assert.equal(g.id, id);
+  assert.equal(g.sfen, sfen);
+  assert.equal(await moveCount(page), 2);
+  await page.waitForSelector('#board [data-piece-sq="7f"]');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test("cannon shogi against the engine: a few moves", async () => {
+  const page = await newPage();
+  await newGame(page, { variant: "cannonshogi" });
+  for (let i = 0; i < 3; i++) await playAnyAndWait(page, i * 3);
+  assert.equal(await moveCount(page), 6);
+  await page.screenshot({ path: join(ARTIFACTS, "cannonshogi.png") });
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test("dai dai shogi against the engine: moves, legend, zoom", async () => {
+  const page = await newPage();
+  await newGame(page, { variant: "daidaishogi" });
+  assert.equal(await page.locator("#board rect[data-sq]").count(), 289);
+  for (let i = 0; i < 2; i++) await playAnyAndWait(page, i * 5);
+  // The legend of a lion (on 9p at the start) on hover.
+  await page.hover('#board rect[data-sq="9p"]');
+  await page.waitForFunction(() => document.querySelector("#legend").dataset.piece === "NK");
+  const legend = await page.textContent("#legend");
+  assert.match(legend, /Betza/);
+  const w0 = Number(await page.getAttribute("#board", "width"));
+  await page.click("#zoom-in");
+  assert.ok(Number(await page.getAttribute("#board", "width")) > w0, "zoomed in");
+  await page.click("#zoom-out");
+  // Select the piece with the most moves: its destinations are highlighted.
+  const from = await page.evaluate(() => {
+    const count = new Map();
+    for (const m of ui.game.legal_moves) { const f = m.match(/\d+[a-z]/)[0]; count.set(f, (count.get(f) || 0) + 1); }
+    return [...count].sort((a, b) => b[1] - a[1])[0][0];
+  });
+  await clickSq(page, from);
+  assert.ok(await page.locator("#board .target").count() > 3, "destinations highlighted");
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: join(ARTIFACTS, "daidaishogi.png") });
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test("two players on one board: promotion choice, drop, keyboard, notation, resign, replay", async () => {
+  const page = await newPage();
+  await newGame(page, { opponent: "human" });
+  // Keyboard: the board's cursor starts on 5g; Enter picks the pawn, up, Enter plays 5g5f.
+  await page.focus("#board");
+  await page.keyboard.press("Enter");
+  await page.keyboard.press("ArrowUp");
+  await page.keyboard.press("Enter");
+  await waitMoves(page, 1);
+  assert.equal((await state(page)).moves[0], "5g5f");
+  // The typed move box.
+  await page.fill("#typed-move", "3c3d");
+  await page.press("#typed-move", "Enter");
+  await waitMoves(page, 2);
+  await page.fill("#typed-move", "7g7f"); await page.press("#typed-move", "Enter"); await waitMoves(page, 3);
+  await page.fill("#typed-move", "8c8d"); await page.press("#typed-move", "Enter"); await waitMoves(page, 4);
+  // Bishop takes on 2b: promote or not.
+  await clickSq(page, "8h");
+  await clickSq(page, "2b");
+  await page.waitForSelector("#promote-yes");
+  await page.click("#promote-yes");
+  await waitMoves(page, 5);
+  assert.equal((await state(page)).moves[4], "8h2b+");
+  await clickSq(page, "3a"); await clickSq(page, "2b");
+  await waitMoves(page, 6);
+  // Black drops the bishop it won.
+  await page.click('#hand-bottom button[data-drop="B"]');
+  await page.waitForSelector('#board [data-target="5e"]');
+  await clickSq(page, "5e");
+  await waitMoves(page, 7);
+  assert.equal((await state(page)).moves[6], "B*5e");
+  // Japanese notation.
+  await page.selectOption("#notation", "japanese");
+  assert.match(await page.textContent('#moves li[data-ply="5"]'), /２二角成/);
+  await page.selectOption("#notation", "western");
+  assert.match(await page.textContent('#moves li[data-ply="7"]'), /B\*5e/);
+  // Flip.
+  const y = (await page.locator('#board rect[data-sq="1a"]').boundingBox()).y;
+  await page.click("#flip");
+  assert.ok((await page.locator('#board rect[data-sq="1a"]').boundingBox()).y > y, "flipped");
+  await page.click("#flip");
+  // Resign: the banner names the reason.
+  page.once("dialog", (d) => d.accept());
+  await page.click("#resign");
+  await page.waitForSelector("#banner:not([hidden])");
+  assert.match(await page.textContent("#banner"), /White ☖ wins by resignation|wins by resignation/);
+  // Replay the finished game: first, forward by arrow keys, a click in the list, last.
+  await page.click("#first");
+  await page.waitForFunction(() => ui.view && ui.view.ply === 0);
+  await page.waitForSelector('#board [data-piece-sq="7g"]');
+  assert.match(await page.textContent("#replayinfo"), /move 0 of 7/);
+  await page.click("#replayinfo");
+  await page.keyboard.press("ArrowRight");
+  await page.waitForFunction(() => ui.view && ui.view.ply === 1);
+  await page.waitForSelector('#board [data-piece-sq="5f"]');
+  await page.keyboard.press("ArrowRight");
+  await page.keyboard.press("ArrowRight");
+  await page.waitForFunction(() => ui.view && ui.view.ply === 3);
+  await page.keyboard.press("ArrowLeft");
+  await page.waitForFunction(() => ui.view && ui.view.ply === 2);
+  await page.click('#moves li[data-ply="5"]');
+  await page.waitForFunction(() => ui.view && ui.view.ply === 5);
+  assert.equal(await page.getAttribute('#board [data-piece-sq="2b"]', "data-token"), "+B");
+  await page.keyboard.press("End");
+  await page.waitForFunction(() => ui.view === null);
+  await page.waitForSelector('#board [data-piece-sq="5e"]');
+  await page.screenshot({ path: join(ARTIFACTS, "finished.png") });
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test("import a record, export it, find it in the list", async () => {
+  const page = await newPage();
+  await page.click("#show-import");
+  const kif = "手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ２二角成(88)\n   4 同　銀(31)\n   5 投了\n";
+  await page.fill("#import-text", kif);
+  await page.click("#import-go");
+  await waitMoves(page, 4);
+  const g = await state(page);
+  assert.deepEqual(g.moves, ["7g7f", "3c3d", "8h2b+", "3a2b"]);
+  assert.match(await page.textContent("#banner"), /wins by resignation/);
+  for (const [format, needle] of [["csa", "+7776FU"], ["kifu", "２二角成(88)"], ["usi", "position startpos moves 7g7f 3c3d 8h2b+ 3a2b"], ["sfen", "moves 7g7f"], ["kif", "７六歩"]]) {
+    await page.selectOption("#export-format", format);
+    await page.click("#export-show");
+    await page.waitForFunction((n) => document.querySelector("#export-text").value.includes(n), needle);
+  }
+  // A USI line of dai dai shogi through the import panel.
+  await page.click("#show-import");
+  await page.fill("#import-text", "setoption name USI_Variant value daidaishogi\nposition startpos moves");
+  await page.click("#import-go");
+  await page.waitForFunction(() => ui.game && ui.game.variant === "daidaishogi");
+  // A broken record: a clear error, no game.
+  await page.click("#show-import");
+  await page.fill("#import-text", "position startpos moves 7g7f 7g7f");
+  await page.click("#import-go");
+  await page.waitForFunction(() => document.querySelector("#error").textContent.includes("7g7f"));
+  // The saved games list.
+  await page.click("#show-games");
+  await page.waitForSelector(`#games tr[data-id="${g.id}"]`);
+  assert.match(await page.textContent(`#games tr[data-id="${g.id}"]`), /shogi.*4.*resignation/s);
+  await page.click(`#games tr[data-id="${g.id}"] a`);
+  await page.waitForFunction((id) => ui.game && ui.game.id === id, g.id);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test("a second person in another browser joins by the seat link", async () => {
+  const a = await newPage();
+  await newGame(a, { opponent: "remote" });
+  const link = await a.inputValue("#invite-link");
+  assert.match(link, /seat=white&token=/);
+  const b = await newPage();
+  await b.goto(link);
+  await b.waitForFunction(() => ui.game && ui.game.moves);
+  assert.ok(!b.url().includes("token="), "the token leaves the address bar");
+  await clickSq(a, "7g"); await clickSq(a, "7f");
+  await waitMoves(b, 1);                    // live update in the other browser
+  await clickSq(a, "2g");                   // not Black's turn any more: nothing selected
+  assert.equal(await a.locator("#board .target").count(), 0);
+  await clickSq(b, "3c"); await clickSq(b, "3d");
+  await waitMoves(a, 2);
+  assert.deepEqual((await state(a)).moves, ["7g7f", "3c3d"]);
+  assert.deepEqual([...a.errors, ...b.errors], []);
+  await a.context().close();
+  await b.context().close();
+});
+
+test("phone layout: the board fits the screen", async () => {
+  const page = await newPage({ width: 390, height: 844 });
+  await newGame(page, { opponent: "human" });
+  const box = await page.locator("#board").boundingBox();
+  assert.ok(box.width <= 390, `board ${box.width}px wide`);
+  await clickSq(page, "7g"); await clickSq(page, "7f");
+  await waitMoves(page, 1);
+  await page.screenshot({ path: join(ARTIFACTS, "phone.png"), fullPage: true });
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
