@@ -4,7 +4,9 @@
 
 use crate::play_board::{self, side_mark, PieceStyle, View};
 use crate::setup::{self, with_position, PositionArgs};
-use banmen_engine::{search, BestMove, Control, Evaluator, HistoryEntry, Limits, SearchOptions};
+use banmen_engine::{
+    search, BestMove, Control, Evaluator, HistoryEntry, Limits, Score, SearchOptions,
+};
 use banmen_formats::notation::{parse_western, to_western, western_name};
 use banmen_formats::{Format, GameResult, Record};
 use banmen_rules::game::GameError;
@@ -233,6 +235,8 @@ impl<B: BitBoard, R: BufRead, W: Write> Session<B, R, W> {
         } else {
             Some(Evaluator::new(game.position().rules()))
         };
+        // The engine's hash table in MB (a token one between two people).
+        let table_mb = if engine.is_some() { 16 } else { 1 };
         Session {
             view: settings.view,
             game,
@@ -240,7 +244,7 @@ impl<B: BitBoard, R: BufRead, W: Write> Session<B, R, W> {
             input,
             out,
             engine,
-            table: banmen_engine::Table::new(16),
+            table: banmen_engine::Table::new(table_mb),
             dirty: true,
             announced: false,
         }
@@ -413,7 +417,17 @@ impl<B: BitBoard, R: BufRead, W: Write> Session<B, R, W> {
             BestMove::Move(m, _) => {
                 let text = describe(&pos, m);
                 if self.game.play(m).is_ok() {
-                    writeln!(self.out, "{} Banmen plays {text}", side_mark(mover))?;
+                    let score = match Score::from_internal(result.score) {
+                        Score::Cp(cp) => format!("score {cp:+}"),
+                        Score::Mate(n) if n > 0 => format!("mate in {}", (n + 1) / 2),
+                        Score::Mate(n) => format!("mated in {}", (1 - n) / 2),
+                    };
+                    writeln!(
+                        self.out,
+                        "{} Banmen plays {text}   [depth {}, {score}]",
+                        side_mark(mover),
+                        result.depth
+                    )?;
                 } else {
                     writeln!(
                         self.out,

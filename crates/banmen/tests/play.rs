@@ -99,6 +99,7 @@ fn engine_replies_and_mates_the_human() {
     );
     assert_contains(&out, "☗ black plays 1g1f (P-1f)");
     assert_contains(&out, "☖ Banmen plays G*5h");
+    assert_contains(&out, "mate in 1]");
     assert_contains(&out, "last move: ☖ G*5h");
     assert_contains(&out, "game over: ☖ White wins by checkmate — Banmen wins");
     // After the end, moves are refused with the reason.
