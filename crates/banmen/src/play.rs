@@ -534,7 +534,23 @@ impl<B: BitBoard, R: BufRead, W: Write> Session<B, R, W> {
                 }
             })
             .collect();
-        items.sort();
+        // Natural order: 2g2f before 10g10f, board moves before drops.
+        items.sort_by_key(|text| {
+            let mut key = String::new();
+            let mut digits = String::new();
+            for c in text.chars().chain(std::iter::once(' ')) {
+                if c.is_ascii_digit() {
+                    digits.push(c);
+                } else {
+                    if !digits.is_empty() {
+                        key.push_str(&format!("{digits:0>2}"));
+                        digits.clear();
+                    }
+                    key.push(c);
+                }
+            }
+            (text.contains('*'), key)
+        });
         writeln!(self.out, "legal moves ({}):", items.len())?;
         let mut line = String::new();
         for item in items {
