@@ -1,20 +1,36 @@
 #!/usr/bin/env python3
-"""Peer test of `banmen convert` against cshogi's KIF and CSA parsers.
+"""Peer test of Banmen's KIF and CSA output against cshogi's parsers.
 
-For the three reference games (crates/rules/tests/data/games) and 100 random
-games (random legal moves chosen by cshogi, seeded), writes KIF (Shift-JIS)
-and CSA with `banmen convert` from a USI `position` line, reads them back with
-cshogi.KIF.Parser and cshogi.CSA.Parser, and checks the start position and
-the moves are the same. Exit code 0 when all agree.
+Two ways to run it:
 
-Usage: bench/records-cshogi.py [path/to/banmen] (default: target/release/banmen,
-then target/debug/banmen).
+  bench/records-cshogi.py --dir DIR
+      DIR holds, for each game NAME, NAME.usi (the `position ... moves ...`
+      line Banmen started from), NAME.kif (Shift-JIS) and NAME.csa, written by
+      `banmen convert`. `cargo test -p banmen --test convert cshogi` writes such
+      a folder: the three reference games (crates/rules/tests/data/games) and
+      100 random games generated with the rules crate (seeded), then runs this.
+
+  bench/records-cshogi.py [path/to/banmen]
+      Stand-alone: the reference games and 100 random games whose moves cshogi
+      picks (seeded), converted with the given binary (default:
+      target/release/banmen, then target/debug/banmen).
+
+Each KIF and CSA record is read back with cshogi.KIF.Parser and
+cshogi.CSA.Parser; the start position and the moves must be the ones written.
+Exit code 0 when all agree.
+
+cshogi's KIF move pattern has no 不成: such moves are rewritten to the plain
+form before cshogi reads them (KIF, as Kifu for Windows writes it, says 不成),
+and the number of files that needed it is printed.
 """
 
+import argparse
+import importlib.metadata
 import os
 import random
 import subprocess
 import sys
+import time
 
 import cshogi
 import cshogi.CSA
@@ -24,9 +40,70 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 GAMES = os.path.join(ROOT, "crates", "rules", "tests", "data", "games")
 
 
-def banmen_path():
-    if len(sys.argv) > 1:
-        return sys.argv[1]
+def parse_usi_line(line):
+    """(start sfen, moves) of a `position` line."""
+    words = line.split()
+    if words[:1] == ["position"]:
+        words = words[1:]
+    moves = []
+    if "moves" in words:
+        i = words.index("moves")
+        words, moves = words[:i], words[i + 1:]
+    if words == ["startpos"]:
+        return cshogi.STARTING_SFEN, moves
+    if words[:1] == ["sfen"]:
+        return " ".join(words[1:]), moves
+    raise ValueError(f"not a position line: {line!r}")
+
+
+def check(name, start, moves, kif_text, csa_text):
+    """The mismatches of one game (a list of strings; empty when all agree),
+    and whether the KIF text needed the 不成 rewrite."""
+    rewritten = "不成(" in kif_text
+    kif_text = kif_text.replace("不成(", "(")
+    problems = []
+    try:
+        k = cshogi.KIF.Parser.parse_str(kif_text)
+        k_moves = [cshogi.move_to_usi(m) for m in k.moves]
+        k_sfen = k.sfen
+    except Exception as e:  # cshogi raises its own exceptions and others
+        k_moves, k_sfen = None, f"error: {e}"
+    try:
+        parsed = cshogi.CSA.Parser.parse_str(csa_text)
+        c = parsed[0] if isinstance(parsed, list) else parsed
+        c_moves = [cshogi.move_to_usi(m) for m in c.moves]
+        c_sfen = c.sfen
+    except Exception as e:
+        c_moves, c_sfen = None, f"error: {e}"
+    for fmt, got, sfen in (("kif", k_moves, k_sfen), ("csa", c_moves, c_sfen)):
+        if got != moves:
+            shown = "unreadable" if got is None else f"{len(got)} moves"
+            problems.append(f"MISMATCH {name} {fmt}: {shown} read, {len(moves)} written ({sfen})")
+        elif sfen.split()[:3] != start.split()[:3]:
+            problems.append(f"MISMATCH {name} {fmt}: start {sfen!r}, written {start!r}")
+    return problems, rewritten
+
+
+def from_dir(folder):
+    games = []
+    for entry in sorted(os.listdir(folder)):
+        if not entry.endswith(".usi"):
+            continue
+        name = entry[:-4]
+        with open(os.path.join(folder, entry), encoding="utf-8") as f:
+            line = next(l for l in f.read().splitlines() if l.startswith("position"))
+        with open(os.path.join(folder, name + ".kif"), "rb") as f:
+            kif = f.read().decode("cp932")
+        with open(os.path.join(folder, name + ".csa"), encoding="utf-8") as f:
+            csa = f.read()
+        start, moves = parse_usi_line(line)
+        games.append((name, start, moves, kif, csa))
+    return games
+
+
+def banmen_path(given):
+    if given:
+        return given
     for p in ("target/release/banmen", "target/debug/banmen"):
         full = os.path.join(ROOT, p)
         if os.path.exists(full):
@@ -70,40 +147,43 @@ def random_game(seed):
         m = rng.choice(legal)
         moves.append(cshogi.move_to_usi(m))
         board.push(m)
-    return (f"random-{seed}", moves)
+    return (f"cshogi-random-{seed}", moves)
 
 
-def main():
-    banmen = banmen_path()
-    games = reference_games() + [random_game(seed) for seed in range(100)]
-    failures = 0
-    rewritten = set()
-    for name, moves in games:
+def stand_alone(banmen):
+    games = []
+    for name, moves in reference_games() + [random_game(seed) for seed in range(100)]:
         line = "position startpos" + (" moves " + " ".join(moves) if moves else "")
         kif = convert(banmen, line, "kif").decode("cp932")
         csa = convert(banmen, line, "csa").decode("utf-8")
-        # cshogi's KIF move pattern knows only one-character piece names and no
-        # 不成; KIF (Kifu for Windows) writes 成銀/成桂/成香 and 不成. Rewrite
-        # those for cshogi and count the games that needed it.
-        for long, short in (("成銀(", "全("), ("成桂(", "圭("), ("成香(", "杏("), ("不成(", "(")):
-            if long in kif:
-                rewritten.add(name)
-                kif = kif.replace(long, short)
-        k = cshogi.KIF.Parser.parse_str(kif)
-        k_moves = [cshogi.move_to_usi(m) for m in k.moves]
-        parsed = cshogi.CSA.Parser.parse_str(csa)
-        c = parsed[0] if isinstance(parsed, list) else parsed
-        c_moves = [cshogi.move_to_usi(m) for m in c.moves]
-        for fmt, got, sfen in (("kif", k_moves, k.sfen), ("csa", c_moves, c.sfen)):
-            if got != moves or sfen.split()[:3] != cshogi.STARTING_SFEN.split()[:3]:
-                failures += 1
-                print(f"MISMATCH {name} {fmt}: {len(got)} moves read, {len(moves)} written")
+        games.append((name, cshogi.STARTING_SFEN, moves, kif, csa))
+    return games
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--dir", help="a folder of NAME.usi, NAME.kif and NAME.csa files")
+    ap.add_argument("banmen", nargs="?", help="the banmen binary (stand-alone mode)")
+    args = ap.parse_args()
+    t0 = time.time()
+    games = from_dir(args.dir) if args.dir else stand_alone(banmen_path(args.banmen))
+    failures = []
+    rewritten = 0
+    plies = 0
+    for name, start, moves, kif, csa in games:
+        problems, r = check(name, start, moves, kif, csa)
+        failures += problems
+        rewritten += r
+        plies += len(moves)
+    for p in failures:
+        print(p)
     total = len(games)
     print(
-        f"cshogi peer: {total} games, {2 * total - failures}/{2 * total} KIF+CSA reads agree "
-        f"({len(rewritten)} KIF files had 成銀/成桂/成香/不成 rewritten for cshogi)"
+        f"cshogi {importlib.metadata.version('cshogi')} peer: "
+        f"{total} games ({plies} plies), {2 * total - len(failures)}/{2 * total} KIF+CSA reads "
+        f"agree ({rewritten} KIF files had 不成 rewritten for cshogi) in {time.time() - t0:.1f} s"
     )
-    return 1 if failures else 0
+    return 1 if failures or not games else 0
 
 
 if __name__ == "__main__":

@@ -55,7 +55,97 @@ fn errors_name_the_line_and_exit_2() {
     assert!(err.contains("unknown format"), "{err}");
 }
 
-/// Runs bench/records-cshogi.py when cshogi is installed.
+/// xorshift64*: deterministic random games without a dependency.
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+}
+
+/// A random standard shogi game made with the rules crate: every fifth from a
+/// handicap, 10 to 200 plies, half of the moves drawn from the captures,
+/// promotions, declined promotions and drops so that the notation's special
+/// cases come up.
+fn random_game(seed: u64) -> String {
+    use banmen_rules::{rules_9x9, Move, Position, SfenMode, Variant, VariantName};
+    let rules = rules_9x9(VariantName::Shogi).expect("shogi");
+    let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+    let variant = Variant::standard();
+    let start = if seed % 5 == 4 {
+        let h = &variant.handicaps[rng.below(variant.handicaps.len())];
+        format!("sfen {}", h.sfen)
+    } else {
+        "startpos".to_string()
+    };
+    let sfen = start.strip_prefix("sfen ").unwrap_or(&start);
+    let mut pos = Position::from_sfen(rules, sfen, SfenMode::Strict).expect("start");
+    let mut moves = Vec::new();
+    for _ in 0..10 + rng.below(191) {
+        let legal = pos.legal_moves();
+        if legal.is_empty() {
+            break;
+        }
+        let special: Vec<Move> = legal
+            .iter()
+            .copied()
+            .filter(|&m| {
+                m.is_drop()
+                    || pos.piece_at(m.to()).is_some()
+                    || m.is_promotion()
+                    || m.from().is_some_and(|f| {
+                        legal.contains(&Move::board(f, m.to(), true)) && !m.is_promotion()
+                    })
+            })
+            .collect();
+        let m = if !special.is_empty() && rng.below(2) == 0 {
+            special[rng.below(special.len())]
+        } else {
+            legal[rng.below(legal.len())]
+        };
+        moves.push(pos.move_to_usi(m));
+        pos.make_move(m);
+    }
+    if moves.is_empty() {
+        format!("position {start}")
+    } else {
+        format!("position {start} moves {}", moves.join(" "))
+    }
+}
+
+/// The reference games as `position` lines.
+fn reference_games() -> Vec<(String, String)> {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../rules/tests/data/games");
+    let mut out = Vec::new();
+    let mut paths: Vec<_> = std::fs::read_dir(dir)
+        .expect("games dir")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "txt"))
+        .collect();
+    paths.sort();
+    for p in paths {
+        let text = std::fs::read_to_string(&p).expect("read");
+        let moves: Vec<&str> = text
+            .lines()
+            .filter(|l| !l.starts_with('#'))
+            .flat_map(str::split_whitespace)
+            .collect();
+        let name = p.file_stem().expect("name").to_string_lossy().into_owned();
+        out.push((name, format!("position startpos moves {}", moves.join(" "))));
+    }
+    assert_eq!(out.len(), 3);
+    out
+}
+
+/// Writes KIF and CSA with `banmen convert` for the reference games and 100
+/// random games, and runs bench/records-cshogi.py over them when python3 has
+/// cshogi (`pip install cshogi`); otherwise says it was skipped.
 #[test]
 fn cshogi_reads_back_our_kif_and_csa() {
     let has_cshogi = Command::new("python3")
@@ -67,17 +157,46 @@ fn cshogi_reads_back_our_kif_and_csa() {
         println!("skipped: python3 with cshogi is not available (pip install cshogi)");
         return;
     }
+    let started = std::time::Instant::now();
+    let dir = std::env::temp_dir().join(format!("banmen-cshogi-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let mut games = reference_games();
+    games.extend((0..100).map(|seed| (format!("random-{seed:03}"), random_game(seed))));
+    for (name, line) in &games {
+        let usi = dir.join(format!("{name}.usi"));
+        std::fs::write(&usi, format!("{line}\n")).expect("write usi");
+        for to in ["kif", "csa"] {
+            let out = dir.join(format!("{name}.{to}"));
+            let status = Command::new(env!("CARGO_BIN_EXE_banmen"))
+                .arg("convert")
+                .arg(&usi)
+                .args(["--to", to, "--out"])
+                .arg(&out)
+                .status()
+                .expect("run banmen convert");
+            assert!(status.success(), "banmen convert {name} --to {to}");
+        }
+    }
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../../bench/records-cshogi.py");
     let out = Command::new("python3")
         .arg(script)
-        .arg(env!("CARGO_BIN_EXE_banmen"))
+        .arg("--dir")
+        .arg(&dir)
         .output()
         .expect("run the peer script");
     let stdout = String::from_utf8_lossy(&out.stdout);
     println!("{stdout}");
+    println!(
+        "(written and checked in {:.1} s)",
+        started.elapsed().as_secs_f64()
+    );
     assert!(
         out.status.success(),
         "{stdout}{}",
         String::from_utf8_lossy(&out.stderr)
     );
+    assert!(stdout.contains("103 games"), "{stdout}");
+    if out.status.success() {
+        std::fs::remove_dir_all(&dir).ok();
+    }
 }

@@ -322,7 +322,9 @@ pub fn to_japanese<B: BitBoard>(
     let name = kind
         .and_then(|k| names(rules.variant.name).kanji(piece_code(pos, k)))
         .unwrap_or("？");
-    if s == "同" && name.chars().count() == 1 {
+    // KIF always writes 同 and a full-width space (`同　成銀(31)`, as Kifu for
+    // Windows and cshogi do); move text only before a one-character name.
+    if s == "同" && (kif || name.chars().count() == 1) {
         s.push('　');
     }
     s.push_str(name);
