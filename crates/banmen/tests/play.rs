@@ -598,3 +598,42 @@ fn check_is_announced_and_impasse_and_declaration_follow_the_rules() {
         "declaration refused: the king is not in the enemy camp",
     );
 }
+
+/// Runs `banmen play ARGS` on a pseudo-terminal through util-linux `script`;
+/// `None` when `script` is not installed.
+fn play_on_a_terminal(args: &str, no_color: bool) -> Option<String> {
+    let command = format!("{} play {args}", env!("CARGO_BIN_EXE_banmen"));
+    let mut cmd = Command::new("script");
+    cmd.args(["-qec", &command, "/dev/null"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    if no_color {
+        cmd.env("NO_COLOR", "1");
+    } else {
+        cmd.env_remove("NO_COLOR");
+    }
+    let mut child = cmd.spawn().ok()?;
+    let mut stdin = child.stdin.take()?;
+    let _ = stdin.write_all(b"7g7f\nquit\n");
+    drop(stdin);
+    let out = child.wait_with_output().ok()?;
+    out.status
+        .success()
+        .then(|| String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+#[test]
+fn colours_are_on_for_a_terminal_unless_no_color_is_set() {
+    let Some(coloured) = play_on_a_terminal("--opponent human", false) else {
+        eprintln!("skipped: util-linux `script` is not available");
+        return;
+    };
+    assert_contains(&coloured, "☗ black plays 7g7f");
+    assert_contains(&coloured, "\x1b[1;33m");
+    let plain = play_on_a_terminal("--opponent human", true).expect("script ran before");
+    assert_contains(&plain, "☗ black plays 7g7f");
+    assert!(!plain.contains("\x1b["), "NO_COLOR is set:\n{plain}");
+    let plain = play_on_a_terminal("--opponent human --no-color", false).expect("script");
+    assert!(!plain.contains("\x1b["), "--no-color:\n{plain}");
+}
