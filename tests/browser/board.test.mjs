@@ -249,6 +249,12 @@ test("import a record, export it, find it in the list", async () => {
   await page.fill("#import-text", "setoption name USI_Variant value daidaishogi\nposition startpos moves");
   await page.click("#import-go");
   await page.waitForFunction(() => ui.game && ui.game.variant === "daidaishogi");
+  // An SFEN with White in check: the king's square is marked.
+  await page.click("#show-import");
+  await page.fill("#import-text", "4k4/4G4/9/9/9/9/9/9/4K4 w - 1");
+  await page.click("#import-go");
+  await page.waitForSelector('#board [data-check="5a"]');
+  assert.match(await page.textContent("#status"), /in check/);
   // A broken record: a clear error, no game.
   await page.click("#show-import");
   await page.fill("#import-text", "position startpos moves 7g7f 7g7f");
