@@ -5,63 +5,20 @@ use banmen_formats::notation::{mark, to_japanese, to_western};
 use banmen_rules::{BitBoard, Color, Kind, Move, Position, Square};
 use serde_json::{json, Value};
 
-/// A move written both ways, from the position before it. `previous` is the
-/// last move's destination (for 同). The 9x9 games use the records crate's
-/// notation; dai dai shogi, which it does not cover, gets the piece's letters
-/// and every square of the move (`LN9i-8hx9g+`) both ways.
+/// A move written both ways by the records crate, from the position before
+/// it. `previous` is the last move's destination (for 同).
 pub(crate) fn both<B: BitBoard>(
     pos: &Position<B>,
     m: Move,
     previous: Option<Square>,
 ) -> (String, String) {
-    let geo = pos.rules().geometry;
-    if geo.files <= 9 {
-        let western = to_western(pos, m);
-        let japanese = format!(
-            "{}{}",
-            mark(pos.side_to_move()),
-            to_japanese(pos, m, previous, false)
-        );
-        return (western, japanese);
-    }
-    let usi = pos.move_to_usi(m);
-    let code = pos
-        .moving_piece(m)
-        .map(|p| pos.token(p).to_uppercase())
-        .unwrap_or_default();
-    let mut text = code;
-    for (i, sq) in squares(&usi)
-        .iter()
-        .filter_map(|s| geo.parse_square(s))
-        .enumerate()
-    {
-        if i > 0 {
-            text.push(if pos.piece_at(sq).is_some() { 'x' } else { '-' });
-        }
-        text.push_str(&geo.name(sq).to_string());
-    }
-    if usi.ends_with('+') {
-        text.push('+');
-    }
-    let japanese = format!("{}{text}", mark(pos.side_to_move()));
-    (text, japanese)
-}
-
-/// The squares named in USI move text (`9i8h9g+` → `9i`, `8h`, `9g`).
-fn squares(usi: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut cur = String::new();
-    for c in usi.chars() {
-        if c.is_ascii_digit() {
-            cur.push(c);
-        } else if c.is_ascii_lowercase() && !cur.is_empty() {
-            cur.push(c);
-            out.push(std::mem::take(&mut cur));
-        } else {
-            cur.clear();
-        }
-    }
-    out
+    let western = to_western(pos, m);
+    let japanese = format!(
+        "{}{}",
+        mark(pos.side_to_move()),
+        to_japanese(pos, m, previous, false)
+    );
+    (western, japanese)
 }
 
 /// The legend of every piece kind of a rule set: its SFEN code, name, Betza
@@ -107,17 +64,4 @@ pub(crate) fn legend<B: BitBoard>(rules: &'static banmen_rules::Rules<B>) -> Val
         "handicaps": handicaps,
         "pieces": pieces,
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::squares;
-
-    #[test]
-    fn squares_of_usi_text() {
-        assert_eq!(squares("7g7f"), ["7g", "7f"]);
-        assert_eq!(squares("P*5e"), ["5e"]);
-        assert_eq!(squares("17q16p+"), ["17q", "16p"]);
-        assert_eq!(squares("9i8h9g+"), ["9i", "8h", "9g"]);
-    }
 }

@@ -581,8 +581,19 @@ fn import_and_export_records() {
     assert_eq!(v["handicap"], "lance");
     let dd = server.create(json!({"variant": "daidaishogi", "black": "human", "white": "human"}));
     let first = dd.1["legal_moves"][0].as_str().unwrap().to_string();
-    let (status, _) = server.play(dd.0, &tokens(&dd.1).0, &first);
+    let (status, v) = server.play(dd.0, &tokens(&dd.1).0, &first);
     assert_eq!(status, 200);
+    // Dai dai shogi's move text both ways (`RB6p-5o`, `▲５十五...`).
+    let western = v["notation"]["western"][0].as_str().unwrap();
+    let japanese = v["notation"]["japanese"][0].as_str().unwrap();
+    assert!(
+        western.starts_with(|c: char| c.is_ascii_uppercase()),
+        "{western}"
+    );
+    assert!(
+        japanese.starts_with('▲') && !japanese.contains('？'),
+        "{japanese}"
+    );
     let (status, usi) = raw(
         server.addr,
         "GET",
