@@ -6,8 +6,62 @@
 //! Every function here panics if and only if a property fails; a parser error
 //! is never a failure.
 
+pub use banmen_formats::Format;
 use banmen_rules::{rules_9x9, Bb128, Position, Rules, SfenMode, UsiMove, VariantName};
 use std::sync::OnceLock;
+
+/// Targets `kif`, `ki2`, `csa`, `usi`, `western`, `japanese`: arbitrary bytes
+/// are read as a record of `format` (KIF also decodes Shift-JIS). A refusal
+/// must name a line of the input (1 to the number of lines, or 1 for an empty
+/// input) and a reason. A record that is read must write in the same format
+/// (KIF may refuse a character Shift-JIS lacks) and in USI, and what is
+/// written must read back to the same game, start and moves.
+pub fn check_record(data: &[u8], format: Format) {
+    let lines = String::from_utf8_lossy(data)
+        .replace("\r\n", "\n")
+        .replace('\r', "\n")
+        .lines()
+        .count()
+        .max(1);
+    let rec = match banmen_formats::read(data, Some(format)) {
+        Err(e) => {
+            assert!(
+                (1..=lines).contains(&e.line),
+                "{format}: error on line {} of {lines}: {e}",
+                e.line
+            );
+            assert!(
+                !e.message.trim().is_empty(),
+                "{format}: an error without a reason"
+            );
+            return;
+        }
+        Ok(rec) => rec,
+    };
+    for f in [format, Format::Usi] {
+        let bytes = match banmen_formats::write(&rec, f) {
+            Ok(b) => b,
+            Err(e) if f == Format::Kif && e.contains("Shift-JIS") => continue,
+            Err(e) => panic!("{format} read but {f} does not write: {e}\n{rec:?}"),
+        };
+        let back = banmen_formats::read(&bytes, Some(f)).unwrap_or_else(|e| {
+            panic!(
+                "{format} read, {f} written but not read back: {e}\n{}",
+                String::from_utf8_lossy(&bytes)
+            )
+        });
+        assert_eq!(back.variant, rec.variant, "{format} -> {f}");
+        assert_eq!(back.rules, rec.rules, "{format} -> {f}");
+        assert_eq!(back.moves, rec.moves, "{format} -> {f}");
+        let board = |s: &str| s.split_whitespace().take(3).collect::<Vec<_>>().join(" ");
+        assert_eq!(
+            board(&back.start),
+            board(&rec.start),
+            "{format} -> {f}: {:?}",
+            String::from_utf8_lossy(data)
+        );
+    }
+}
 
 /// The position every `usi_move` input is also resolved against, besides the
 /// start: a middlegame with promoted pieces on the board and pieces in both
@@ -270,6 +324,151 @@ mod tests {
         let mut inputs = corpus("usi_move");
         inputs.extend(lines(&rules_data("bad-usi.txt")));
         replay(&inputs, check_usi_move, 20_000);
+    }
+
+    /// Pieces of record syntax to splice into the record inputs.
+    const RECORD_TOKENS: &[&str] = &[
+        "\n",
+        "同　",
+        "成",
+        "不成",
+        "打",
+        "(",
+        ")",
+        "(0909,0908)",
+        "：",
+        "手合割：",
+        "将棋種類：daidaishogi\n",
+        "将棋種類：cannonshogi\n",
+        "ルール：lion-dog=ja\n",
+        "+",
+        "-",
+        "%TORYO",
+        "PI",
+        "P1",
+        "P+00AL",
+        "P-",
+        "$VARIANT:daidaishogi\n",
+        "T",
+        "▲",
+        "△",
+        "x",
+        "!",
+        "*",
+        "=",
+        "７六",
+        "１７十七",
+        "獅子",
+        "金砲",
+        "歩",
+        "変化：3手\n",
+        "|",
+        "v",
+        "・",
+        "[SFEN \"",
+        "\"]",
+        "moves ",
+        "sfen ",
+        "startpos",
+        "00",
+        "0909",
+        "99",
+        "\u{1F600}",
+        "\u{20547}",
+        "\u{FF}",
+    ];
+
+    fn mutate_record(rng: &mut Rng, input: &[u8]) -> Vec<u8> {
+        let mut v = input.to_vec();
+        for _ in 0..1 + rng.below(3) {
+            let token = RECORD_TOKENS[rng.below(RECORD_TOKENS.len())].as_bytes();
+            let i = rng.below(v.len() + 1);
+            match rng.below(5) {
+                0 if !v.is_empty() => {
+                    let end = (i + 1 + rng.below(8)).min(v.len());
+                    v.drain(i.min(v.len() - 1)..end);
+                }
+                1 | 2 => {
+                    v.splice(i..i, token.iter().copied());
+                }
+                3 if !v.is_empty() => {
+                    let end = (i + token.len()).min(v.len());
+                    v.splice(i.min(v.len())..end, token.iter().copied());
+                }
+                _ => {
+                    // Duplicate a line: moves after the end, repeated headers.
+                    let text = String::from_utf8_lossy(&v).into_owned();
+                    let ls: Vec<&str> = text.lines().collect();
+                    if !ls.is_empty() {
+                        let l = ls[rng.below(ls.len())].to_string();
+                        let at = rng.below(ls.len() + 1);
+                        let mut out: Vec<String> = ls.iter().map(|x| x.to_string()).collect();
+                        out.insert(at, l);
+                        v = out.join("\n").into_bytes();
+                    }
+                }
+            }
+        }
+        v
+    }
+
+    /// The records crate's corpus: real-world style files and broken files.
+    fn formats_data() -> Vec<Vec<u8>> {
+        let base = root().join("../crates/formats/tests/data");
+        let mut out = Vec::new();
+        for dir in [base.clone(), base.join("broken")] {
+            let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+                .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+                .map(|e| e.expect("dir entry").path())
+                .filter(|p| p.is_file())
+                .collect();
+            files.sort();
+            out.extend(files.iter().map(|p| std::fs::read(p).expect("read")));
+        }
+        out
+    }
+
+    fn replay_record(target: &str, format: Format, mutations: usize) {
+        let mut inputs = corpus(target);
+        inputs.extend(formats_data());
+        for input in &inputs {
+            check_record(input, format);
+        }
+        let mut rng = Rng(0x2545_F491_4F6C_DD1D ^ target.len() as u64);
+        for _ in 0..mutations {
+            let base = &inputs[rng.below(inputs.len())];
+            check_record(&mutate_record(&mut rng, base), format);
+        }
+    }
+
+    #[test]
+    fn kif_corpus_and_mutations() {
+        replay_record("kif", Format::Kif, 5_000);
+    }
+
+    #[test]
+    fn ki2_corpus_and_mutations() {
+        replay_record("ki2", Format::Ki2, 5_000);
+    }
+
+    #[test]
+    fn csa_corpus_and_mutations() {
+        replay_record("csa", Format::Csa, 5_000);
+    }
+
+    #[test]
+    fn usi_corpus_and_mutations() {
+        replay_record("usi", Format::Usi, 5_000);
+    }
+
+    #[test]
+    fn western_corpus_and_mutations() {
+        replay_record("western", Format::Western, 5_000);
+    }
+
+    #[test]
+    fn japanese_corpus_and_mutations() {
+        replay_record("japanese", Format::Japanese, 5_000);
     }
 
     #[test]

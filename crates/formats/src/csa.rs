@@ -622,6 +622,9 @@ fn read_on<B: BitBoard>(
                     rec.start = setup.to_sfen(n, side)?;
                     let p = Position::from_sfen(rules, &rec.start, mode_for(&rec.start))
                         .map_err(|e| ParseError::new(n, format!("start position: {e}")))?;
+                    // The SFEN of the position read: a tsume problem's
+                    // defender holds the pieces not shown (SfenMode::Tsume).
+                    rec.start = p.to_sfen();
                     pos = Some(p);
                 }
                 '+' | '-' => {

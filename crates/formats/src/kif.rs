@@ -391,6 +391,11 @@ impl<B: BitBoard> Reader<B> {
             let rules = self.rules(n)?;
             let p = Position::from_sfen(rules, &self.rec.start, mode_for(&self.rec.start))
                 .map_err(|e| ParseError::new(n, format!("start position: {e}")))?;
+            if self.board.is_some() {
+                // The SFEN of the diagram read: a tsume problem's defender
+                // holds the pieces not shown (SfenMode::Tsume).
+                self.rec.start = p.to_sfen();
+            }
             self.pos = Some(p);
         }
         self.pos
