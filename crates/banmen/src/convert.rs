@@ -24,9 +24,12 @@ pub struct ConvertArgs {
 /// Runs `banmen convert`.
 pub fn run(args: &ConvertArgs) -> Result<(), String> {
     let to: Format = args.to.parse()?;
-    let from: Option<Format> = match &args.from {
-        Some(f) => Some(f.parse()?),
-        None => Format::from_extension(&args.input),
+    let (from, how): (Option<Format>, &str) = match &args.from {
+        Some(f) => (Some(f.parse()?), "as --from says"),
+        None => match Format::from_extension(&args.input) {
+            Some(f) => (Some(f), "from the file name"),
+            None => (None, "guessed from the content; --from chooses"),
+        },
     };
     let mut bytes = Vec::new();
     if args.input == "-" {
@@ -36,8 +39,11 @@ pub fn run(args: &ConvertArgs) -> Result<(), String> {
     } else {
         bytes = std::fs::read(&args.input).map_err(|e| format!("{}: {e}", args.input))?;
     }
-    let record = read(&bytes, from).map_err(|e| format!("{}: {e}", args.input))?;
-    let out = write(&record, to)?;
+    let format = from.unwrap_or_else(|| Format::guess(&bytes));
+    // `path: line N: reason (read as csa, from the file name)`.
+    let record = read(&bytes, Some(format))
+        .map_err(|e| format!("{}: {e} (read as {format}, {how})", args.input))?;
+    let out = write(&record, to).map_err(|e| format!("cannot write {to}: {e}"))?;
     match &args.out {
         Some(path) => std::fs::write(path, out).map_err(|e| format!("{path}: {e}")),
         None => std::io::stdout()

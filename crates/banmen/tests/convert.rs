@@ -55,6 +55,51 @@ fn errors_name_the_line_and_exit_2() {
     assert!(err.contains("unknown format"), "{err}");
 }
 
+#[test]
+fn errors_say_the_line_the_reason_and_the_format() {
+    let csa = "V2.2\nPI\n+\n+7776FU\n-3334FU\n+2822KA\n%TORYO\n";
+    let (code, _, err) = convert(&["-", "--to", "kifu"], csa);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("-: line 6: '+2822KA'") && err.contains("read as csa, guessed"),
+        "{err}"
+    );
+    let (code, _, err) = convert(
+        &["-", "--from", "western", "--to", "kifu"],
+        "1. P-7f\n2. Q-3d\n",
+    );
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("line 2: unknown piece 'Q'")
+            && err.contains("read as western, as --from says"),
+        "{err}"
+    );
+    let (code, _, err) = convert(&["-", "--from", "kifu", "--to", "csa"], "将棋種類：chess\n");
+    assert_eq!(code, 2);
+    assert!(err.contains("line 1: unknown variant 'chess'"), "{err}");
+}
+
+#[test]
+fn converts_dai_dai_shogi_through_csa_kif_and_western() {
+    let line =
+        "setoption name USI_Variant value daidaishogi\nposition startpos moves 9l9k 9f9g 12k12j\n";
+    let (code, csa, err) = convert(&["-", "--to", "csa"], line);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        csa.contains("$VARIANT:daidaishogi\nPI\n+\n+09120911PA\n-09060907PA\n+12111210HD\n"),
+        "{csa}"
+    );
+    let (code, kifu, err) = convert(&["-", "--to", "kifu"], &csa);
+    assert_eq!(code, 0, "{err}");
+    assert!(kifu.contains("１２十𠵇犬(1211)"), "{kifu}");
+    let (code, western, err) = convert(&["-", "--to", "western"], &kifu);
+    assert_eq!(code, 0, "{err}");
+    assert!(western.contains("3. HD-12j"), "{western}");
+    let (code, usi, err) = convert(&["-", "--to", "usi"], &western);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(usi, line);
+}
+
 /// xorshift64*: deterministic random games without a dependency.
 struct Rng(u64);
 impl Rng {
