@@ -189,6 +189,18 @@ test("two players on one board: promotion choice, drop, keyboard, notation, resi
   await clickSq(page, "5e");
   await waitMoves(page, 7);
   assert.equal((await state(page)).moves[6], "B*5e");
+  // White drags the bishop it won from its hand to 5d.
+  {
+    const a = await page.locator('#hand-top button[data-drop="B"]').boundingBox();
+    const t = await page.locator('#board rect[data-sq="5d"]').boundingBox();
+    await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(t.x + t.width / 2, t.y - 20, { steps: 5 });
+    await page.mouse.move(t.x + t.width / 2, t.y + t.height / 2, { steps: 3 });
+    await page.mouse.up();
+    await waitMoves(page, 8);
+    assert.equal((await state(page)).moves[7], "B*5d");
+  }
   // Japanese notation.
   await page.selectOption("#notation", "japanese");
   assert.match(await page.textContent('#moves li[data-ply="5"]'), /２二角成/);
@@ -203,12 +215,12 @@ test("two players on one board: promotion choice, drop, keyboard, notation, resi
   page.once("dialog", (d) => d.accept());
   await page.click("#resign");
   await page.waitForSelector("#banner:not([hidden])");
-  assert.match(await page.textContent("#banner"), /White ☖ wins by resignation|wins by resignation/);
+  assert.match(await page.textContent("#banner"), /White ☖ wins by resignation/);
   // Replay the finished game: first, forward by arrow keys, a click in the list, last.
   await page.click("#first");
   await page.waitForFunction(() => ui.view && ui.view.ply === 0);
   await page.waitForSelector('#board [data-piece-sq="7g"]');
-  assert.match(await page.textContent("#replayinfo"), /move 0 of 7/);
+  assert.match(await page.textContent("#replayinfo"), /move 0 of 8/);
   await page.click("#replayinfo");
   await page.keyboard.press("ArrowRight");
   await page.waitForFunction(() => ui.view && ui.view.ply === 1);
