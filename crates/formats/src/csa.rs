@@ -282,8 +282,8 @@ impl<B: BitBoard> Setup<B> {
             for (_, k) in &hands {
                 count[rules.kind(*k).base.index()] -= 1;
             }
-            for k in 0..rules.n_base {
-                if rules.kinds[k].royal {
+            for (k, info) in rules.kinds.iter().enumerate().take(rules.n_base) {
+                if info.royal {
                     continue;
                 }
                 for _ in 0..count[k].max(0) {
@@ -360,7 +360,7 @@ fn color_of(c: char) -> Option<Color> {
 fn take_code<'a, B: BitBoard>(rules: &Rules<B>, s: &'a str) -> Option<(Kind, &'a str)> {
     let len = if s.starts_with('+') { 3 } else { 2 };
     let code = s.get(..len)?;
-    let sfen = names(rules.variant.name).from_csa(code)?;
+    let sfen = names(rules.variant.name).code_of_csa(code)?;
     Some((rules.kind_by_code(sfen)?, &s[len..]))
 }
 
@@ -426,13 +426,17 @@ fn parse_row<B: BitBoard>(
     Ok(())
 }
 
+/// One item of a piece list: the square (file, rank; `None` = in hand) and
+/// the piece (`None` = `AL`, the rest).
+type PieceItem = (Option<(i32, i32)>, Option<Kind>);
+
 /// Reads a `P+`/`P-` piece list or `PI` removals: square digits and a code, repeated.
 fn piece_items<B: BitBoard>(
     rules: &Rules<B>,
     n: usize,
     st: &str,
     items: &str,
-) -> Result<Vec<(Option<(i32, i32)>, Option<Kind>)>, ParseError> {
+) -> Result<Vec<PieceItem>, ParseError> {
     let g = rules.geometry;
     let bad = || ParseError::new(n, format!("bad piece list '{st}'"));
     let mut out = Vec::new();

@@ -1,10 +1,31 @@
 //! Game records for Banmen: KIF (`.kif` Shift-JIS, `.kifu` UTF-8), KI2, CSA
 //! (V2.2 and V3.0), SFEN and USI `position` lines, and move text in Japanese
 //! (`▲７六歩`, `△同　角成`, `▲５八金右`) and Western (Hodges: `P-7f`,
-//! `Bx8h+`, `G6i-5h`) notation.
+//! `Bx8h+`, `G6i-5h`) notation, for standard shogi, cannon shogi and dai dai
+//! shogi.
 //!
 //! Readers are lenient and report the first problem with its line number;
 //! writers are canonical. Nothing here panics on bad input.
+//!
+//! # Cannon and dai dai shogi in KIF and CSA
+//!
+//! KIF and CSA define standard shogi only. Banmen writes and reads the other
+//! two games with this convention (every record round-trips):
+//!
+//! | | cannon shogi | dai dai shogi |
+//! |---|---|---|
+//! | game, options | KIF `将棋種類：cannonshogi`, `ルール：flying-cannon=leap`; CSA `$VARIANT:cannonshogi`, `$RULES:…` | `将棋種類：daidaishogi`; `$VARIANT:daidaishogi` |
+//! | KIF/KI2 piece names | 金砲 銀砲 銅砲 鉄砲, promoted 成金砲 成銀砲 成銅砲 成鉄砲 (`rules/cannon-shogi.md`) | the two-kanji names of `rules/dai-dai-shogi.md` §5 (獅子, 奔王, 鉤行 …); a promoted piece is 成 and its original name (成行鳥), except 奮迅 (`+LN`), 大象 (`+LD`), 山母 (`+BM`), 仙鶴 (`+OR`); 𠵇犬 is 吠犬 in Shift-JIS `.kif` (both read) |
+//! | CSA piece codes | FU…RY as usual; `GC SC CC IC`, promoted `+GC +SC +CC +IC` | the two-letter DSFEN codes (`KG`, `LN`, `PA`); promoted `+LN`, `+RB` … |
+//! | squares | as standard shogi | KIF `１２十一` (full-width file, kanji rank), origin `(1211)`; CSA four digits `1211` (file, rank); rank lines `P1`…`P17` |
+//! | lion double moves | — | KIF origin then middle squares: `９七獅子成(0909,0908)`; igui `９九獅子成(0909,0908)`; CSA origin, middle square(s), destination: `+090908080907+LN` |
+//! | start position | `PI` or `手合割：平手` for the game's own; otherwise `SFEN：` (KIF) or `P1`… (CSA) | the same |
+//!
+//! Western notation for dai dai shogi follows `rules/dai-dai-shogi.md`: the
+//! two-letter codes (`LNx3h-2i`; the seed's `Ln`, `St` … are read too), `!`
+//! for igui (`LNx!9d`) and pass (`LN-!9h`), both squares of a double capture
+//! (`LNx3hx2i`), `+` for a promotion. Japanese move text writes a double move
+//! with its origin and middle squares as KIF does.
 //!
 //! ```
 //! use banmen_formats::{read, write, Format};

@@ -245,12 +245,12 @@ impl Names {
     }
 
     /// The SFEN code of a CSA code.
-    pub(crate) fn from_csa(&self, csa: &str) -> Option<&str> {
+    pub(crate) fn code_of_csa(&self, csa: &str) -> Option<&str> {
         self.csa_read.get(csa).map(String::as_str)
     }
 
     /// The SFEN code of Western letters (`P`, `+R`, `GC`, `LN`, `Ln`).
-    pub(crate) fn from_western(&self, letters: &str) -> Option<&str> {
+    pub(crate) fn code_of_western(&self, letters: &str) -> Option<&str> {
         self.western_read.get(letters).map(String::as_str)
     }
 }

@@ -595,18 +595,15 @@ pub fn parse_western<B: BitBoard>(pos: &Position<B>, text: &str) -> Result<Move,
         n = 2;
     }
     let letters = &body[..n];
-    let code = names(rules.variant.name)
-        .from_western(&format!("{plus}{letters}"))
-        .or_else(|| names(rules.variant.name).from_western(&format!("{plus}{}", &letters[..1])))
+    let table = names(rules.variant.name);
+    let (code, letters_len) = [n, 1]
+        .into_iter()
+        .find_map(|len| {
+            table
+                .code_of_western(&format!("{plus}{}", &body[..len]))
+                .map(|c| (c, len))
+        })
         .ok_or_else(|| format!("unknown piece '{plus}{letters}' in '{text}'"))?;
-    let letters_len = if names(rules.variant.name)
-        .from_western(&format!("{plus}{letters}"))
-        .is_some()
-    {
-        n
-    } else {
-        1
-    };
     let kind = rules
         .kind_by_code(code)
         .ok_or_else(|| format!("unknown piece '{plus}{letters}' in '{text}'"))?;
