@@ -395,6 +395,12 @@ fn parse_row<B: BitBoard>(
         let idx = setup
             .index(file, rank)
             .ok_or_else(|| ParseError::new(n, "off board"))?;
+        if rest.trim().is_empty() {
+            return Err(ParseError::new(
+                n,
+                format!("P{rank} has {} squares, needs {files}", files - file),
+            ));
+        }
         // Trailing blanks of an empty last square are often trimmed.
         if rest.starts_with(" *") {
             rest = rest.get(3..).unwrap_or("");

@@ -692,6 +692,46 @@ fn ki2_with_relative_words_and_a_comment() {
     round_trip("ki2", &rec);
 }
 
+/// Each broken file: the line its error must name, and a word of the reason.
+const BROKEN_LINES: [(&str, usize, &str); 36] = [
+    ("after-end.csa", 5, "after the end"),
+    ("ambiguous.western", 1, "ambiguous"),
+    ("bad-al.csa", 3, "bad piece list"),
+    ("bad-hand.kifu", 1, "bad hand piece"),
+    ("bad-header.japanese", 1, "header"),
+    ("bad-number.kifu", 3, "expected move number 2"),
+    ("bad-piece.csa", 4, "unknown piece"),
+    ("bad-row.csa", 2, "P1 has 2 squares, needs 9"),
+    ("bad-rules.csa", 3, "flying-cannon"),
+    ("bad-sfen.sfen", 1, "expected 9 ranks"),
+    ("bad-square.csa", 4, "bad move"),
+    ("cannon-bad-code.csa", 5, "unknown piece"),
+    ("cannon-bad-move.kifu", 4, "not a legal move"),
+    ("daidai-bad-lion.csa", 5, "no piece on 0909"),
+    ("daidai-bad-origin.kifu", 3, "bad origin"),
+    ("daidai-bad-rules.kifu", 2, "lion-dog"),
+    ("daidai-bad-square.csa", 5, "bad square"),
+    ("daidai-diagram.kifu", 4, "board diagrams are for 9x9 games"),
+    ("daidai-double.usi", 2, "double move"),
+    ("daidai-igui.western", 3, "not a legal move"),
+    ("daidai-illegal-lion.kifu", 4, "not a legal move"),
+    ("daidai-pawns.ki2", 4, "it is white's move"),
+    ("daidai-unknown-piece.japanese", 3, "no piece name"),
+    ("garbage.kifu", 2, "cannot read"),
+    ("illegal-move.kifu", 4, "not a legal move"),
+    ("illegal.csa", 4, "cannot move there"),
+    ("illegal.usi", 1, "no piece on 7g"),
+    ("kanji-garbage.ki2", 2, "not a legal move"),
+    ("no-position.csa", 2, "before the start position"),
+    ("nonsense.western", 1, "unknown piece"),
+    ("not-legal.japanese", 1, "not a legal move"),
+    ("short-board-row.kifu", 2, "9 squares"),
+    ("truncated-board.kifu", 2, "9 rows"),
+    ("unknown-handicap.kifu", 1, "unknown handicap"),
+    ("unknown-variant.csa", 2, "unknown variant"),
+    ("wrong-side.csa", 4, "it is black's move"),
+];
+
 #[test]
 fn broken_files_are_errors_with_a_line_number() {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/broken");
@@ -704,6 +744,12 @@ fn broken_files_are_errors_with_a_line_number() {
         let bytes = std::fs::read(&p).unwrap();
         let err = read(&bytes, Some(format)).expect_err(&name);
         assert!(err.line >= 1, "{name}: {err}");
+        let expected = BROKEN_LINES
+            .iter()
+            .find(|(n, _, _)| *n == name)
+            .unwrap_or_else(|| panic!("{name}: add it to BROKEN_LINES"));
+        assert_eq!(err.line, expected.1, "{name}: {err}");
+        assert!(err.message.contains(expected.2), "{name}: {err}");
         assert!(err.to_string().starts_with("line "), "{name}: {err}");
         // Read in every other format too: an error or a record, never a panic.
         for f in Format::ALL {
@@ -711,7 +757,7 @@ fn broken_files_are_errors_with_a_line_number() {
         }
         n += 1;
     }
-    assert!(n >= 20);
+    assert_eq!(n, BROKEN_LINES.len());
 }
 
 #[test]
