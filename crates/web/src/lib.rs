@@ -9,9 +9,7 @@ use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use banmen_engine::{
-    search, BestMove, Control, Evaluator, HistoryEntry, Limits, SearchOptions, Table,
-};
+use banmen_engine::Control;
 use banmen_rules::game::GameError;
 use banmen_rules::{
     rules_for, AnyRules, Bb128, Bb320, BitBoard, Color, Game, GameOptions, Kind, Outcome, Position,
@@ -29,8 +27,13 @@ use std::sync::{Arc, Mutex};
 use std::time::Instant;
 use tokio::sync::broadcast;
 
+mod engine;
 mod notation;
 mod record;
+mod storage;
+
+use engine::{engine_job, spawn_engine, EngineJob};
+use storage::{load_games, open_db, store};
 
 /// Request bodies larger than this are refused.
 pub const BODY_LIMIT: usize = 64 * 1024;
@@ -72,11 +75,12 @@ enum AnyGame {
 macro_rules! with_game {
     ($any:expr, $g:ident => $body:expr) => {
         match $any {
-            AnyGame::Nine($g) => $body,
-            AnyGame::Seventeen($g) => $body,
+            $crate::AnyGame::Nine($g) => $body,
+            $crate::AnyGame::Seventeen($g) => $body,
         }
     };
 }
+pub(crate) use with_game;
 
 #[derive(Debug)]
 struct Entry {
@@ -377,178 +381,6 @@ fn summary(e: &Entry) -> Value {
         "created": e.created,
         "updated": e.updated,
     })
-}
-
-fn open_db(path: &FsPath) -> Result<Connection, String> {
-    let conn = Connection::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    conn.execute_batch(
-        "PRAGMA journal_mode=WAL;
-         PRAGMA synchronous=FULL;
-         CREATE TABLE IF NOT EXISTS games(
-            id INTEGER PRIMARY KEY AUTOINCREMENT,
-            variant TEXT NOT NULL,
-            rules TEXT NOT NULL,
-            handicap TEXT,
-            start_sfen TEXT NOT NULL,
-            black TEXT NOT NULL,
-            white TEXT NOT NULL,
-            black_token TEXT,
-            white_token TEXT,
-            result_winner TEXT,
-            result_reason TEXT,
-            created INTEGER NOT NULL);
-         CREATE TABLE IF NOT EXISTS moves(
-            game_id INTEGER NOT NULL REFERENCES games(id),
-            ply INTEGER NOT NULL,
-            usi TEXT NOT NULL,
-            PRIMARY KEY(game_id, ply));",
-    )
-    .map_err(|e| format!("{}: {e}", path.display()))?;
-    // Columns added after the first version: a database of that version gains them.
-    for (table, column, kind) in [("games", "updated", "INTEGER"), ("moves", "ms", "INTEGER")] {
-        let has: bool = conn
-            .prepare(&format!(
-                "SELECT 1 FROM pragma_table_info('{table}') WHERE name = ?1"
-            ))
-            .and_then(|mut st| st.exists(params![column]))
-            .map_err(|e| format!("{}: {e}", path.display()))?;
-        if !has {
-            conn.execute_batch(&format!("ALTER TABLE {table} ADD COLUMN {column} {kind}"))
-                .map_err(|e| format!("{}: {e}", path.display()))?;
-        }
-    }
-    Ok(conn)
-}
-
-type GameRow = (
-    i64,
-    i64,
-    Option<i64>,
-    String,
-    String,
-    Option<String>,
-    String,
-    String,
-    String,
-    Option<String>,
-    Option<String>,
-    Option<String>,
-    Option<String>,
-);
-
-/// Reads every game back, replaying its moves through the rules.
-fn load_games(conn: &Connection) -> Result<BTreeMap<i64, Entry>, String> {
-    let mut stmt = conn
-        .prepare(
-            "SELECT id, created, updated, variant, rules, handicap, start_sfen, black, white,
-                    black_token, white_token, result_winner, result_reason FROM games ORDER BY id",
-        )
-        .map_err(|e| e.to_string())?;
-    let rows: Vec<GameRow> = stmt
-        .query_map([], |r| {
-            Ok((
-                r.get(0)?,
-                r.get(1)?,
-                r.get(2)?,
-                r.get(3)?,
-                r.get(4)?,
-                r.get(5)?,
-                r.get(6)?,
-                r.get(7)?,
-                r.get(8)?,
-                r.get(9)?,
-                r.get(10)?,
-                r.get(11)?,
-                r.get(12)?,
-            ))
-        })
-        .and_then(|it| it.collect())
-        .map_err(|e| e.to_string())?;
-    let mut moves_stmt = conn
-        .prepare("SELECT usi, ms FROM moves WHERE game_id = ?1 ORDER BY ply")
-        .map_err(|e| e.to_string())?;
-    let mut games = BTreeMap::new();
-    for row in rows {
-        let (id, created, updated, variant, rules, handicap, sfen, black, white) = (
-            row.0, row.1, row.2, row.3, row.4, row.5, row.6, row.7, row.8,
-        );
-        let (bt, wt, winner, reason) = (row.9, row.10, row.11, row.12);
-        let game = match new_game(&variant, &rules, &sfen) {
-            Ok(g) => g,
-            Err(e) => {
-                eprintln!("banmen serve: game {id} not loaded: {e}");
-                continue;
-            }
-        };
-        let moves: Vec<(String, Option<i64>)> = moves_stmt
-            .query_map(params![id], |r| Ok((r.get(0)?, r.get(1)?)))
-            .and_then(|it| it.collect())
-            .map_err(|e| e.to_string())?;
-        let player = |s: &str| serde_json::from_str::<Player>(s).unwrap_or(Player::Human);
-        let mut entry = Entry {
-            id,
-            variant,
-            rules,
-            handicap,
-            start_sfen: sfen,
-            players: [player(&black), player(&white)],
-            tokens: [bt, wt],
-            game,
-            generation: 0,
-            control: None,
-            usi: Vec::new(),
-            western: Vec::new(),
-            japanese: Vec::new(),
-            times: Vec::new(),
-            turn_started: Instant::now(),
-            created,
-            updated: updated.unwrap_or(created),
-        };
-        for (i, (m, ms)) in moves.iter().enumerate() {
-            if let Err(e) = entry.push_move(m, ms.unwrap_or(0).max(0) as u64) {
-                eprintln!("banmen serve: game {id} move {} ({m}): {e}", i + 1);
-                break;
-            }
-        }
-        if reason.as_deref() == Some(Reason::Resignation.as_str()) {
-            if let Some(w) = winner.as_deref().and_then(color_from) {
-                with_game!(&mut entry.game, g => g.resign(!w));
-            }
-        }
-        games.insert(id, entry);
-    }
-    Ok(games)
-}
-
-/// Stores the moves from ply `from` (1-based) on and the result, in one transaction.
-/// Sets `updated` in the entry too.
-fn store(conn: &mut Connection, e: &mut Entry, from: usize) -> rusqlite::Result<()> {
-    let now = now_secs();
-    let tx = conn.transaction()?;
-    tx.execute(
-        "DELETE FROM moves WHERE game_id = ?1 AND ply >= ?2",
-        params![e.id, from as i64],
-    )?;
-    {
-        let mut insert =
-            tx.prepare_cached("INSERT INTO moves(game_id, ply, usi, ms) VALUES (?1, ?2, ?3, ?4)")?;
-        for (i, m) in e.usi.iter().enumerate().skip(from.saturating_sub(1)) {
-            insert.execute(params![e.id, (i + 1) as i64, m, e.times[i] as i64])?;
-        }
-    }
-    let o = e.outcome();
-    tx.execute(
-        "UPDATE games SET result_winner = ?1, result_reason = ?2, updated = ?3 WHERE id = ?4",
-        params![
-            o.and_then(|o| o.winner).map(color_name),
-            o.map(|o| o.reason.as_str()),
-            now,
-            e.id
-        ],
-    )?;
-    tx.commit()?;
-    e.updated = now;
-    Ok(())
 }
 
 /// Builds the application on the database at `db` (created if missing);
@@ -1051,108 +883,4 @@ async fn events_handler(
             }
         });
     Ok(Sse::new(stream).keep_alive(KeepAlive::default()))
-}
-
-/// A search to run for the engine side to move.
-#[derive(Debug)]
-struct EngineJob {
-    id: i64,
-    generation: u64,
-    ply: usize,
-    movetime_ms: u64,
-    control: Arc<Control>,
-    game: AnyGame,
-}
-
-/// The search to start, when an engine is to move and none is thinking.
-fn engine_job(e: &mut Entry) -> Option<EngineJob> {
-    if e.outcome().is_some() || e.control.is_some() {
-        return None;
-    }
-    let Player::Engine { movetime_ms } = e.players[e.side_to_move().index()] else {
-        return None;
-    };
-    let control = Arc::new(Control::default());
-    e.control = Some(control.clone());
-    Some(EngineJob {
-        id: e.id,
-        generation: e.generation,
-        ply: e.ply(),
-        movetime_ms,
-        control,
-        game: e.game.clone(),
-    })
-}
-
-fn think<B: BitBoard>(g: &Game<B>, movetime_ms: u64, control: &Control) -> BestMove {
-    let mut p = g.start().clone();
-    let mut history = vec![HistoryEntry {
-        hash: p.hash(),
-        check: p.in_check(),
-    }];
-    for &m in g.moves() {
-        p.make_move(m);
-        history.push(HistoryEntry {
-            hash: p.hash(),
-            check: p.in_check(),
-        });
-    }
-    let pos = g.position();
-    let eval = Evaluator::new(pos.rules());
-    let tt = Table::new(16);
-    let limits = Limits {
-        movetime: Some(movetime_ms),
-        ..Limits::default()
-    };
-    search(
-        pos,
-        &history,
-        &eval,
-        &tt,
-        &limits,
-        &SearchOptions::default(),
-        control,
-        &|_| {},
-    )
-    .best
-}
-
-fn spawn_engine(s: Shared, job: EngineJob) {
-    tokio::task::spawn_blocking(move || {
-        let best = with_game!(&job.game, g => {
-            let best = think(g, job.movetime_ms, &job.control);
-            match best {
-                BestMove::Move(m, _) => Some(g.position().move_to_usi(m)),
-                _ => None,
-            }
-        });
-        let result = change(&s, &job.id.to_string(), |conn, e| {
-            if e.generation != job.generation || e.ply() != job.ply || e.outcome().is_some() {
-                return Err(err(StatusCode::CONFLICT, "stale search"));
-            }
-            e.control = None;
-            let saved = e.snapshot();
-            let mover = e.side_to_move();
-            match &best {
-                Some(text) => {
-                    let ms = e.turn_ms();
-                    if let Err(ge) = e.push_move(text, ms) {
-                        eprintln!("banmen serve: game {}: engine move {text}: {ge}", e.id);
-                        with_game!(&mut e.game, g => g.resign(mover));
-                    }
-                }
-                None => with_game!(&mut e.game, g => g.resign(mover)),
-            }
-            if let Err(dbe) = store(conn, e, job.ply + 1) {
-                e.restore(saved);
-                return Err(internal(dbe));
-            }
-            Ok(())
-        });
-        if let Err(ApiError(code, msg)) = result {
-            if code != StatusCode::CONFLICT {
-                eprintln!("banmen serve: game {}: {msg}", job.id);
-            }
-        }
-    });
 }

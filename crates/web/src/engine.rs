@@ -1,0 +1,114 @@
+//! Engine sides: a banmen search on a blocking thread for the side to move,
+//! its move played through the same path as a person's.
+
+use crate::{change, err, internal, store, with_game, AnyGame, ApiError, Entry, Player, Shared};
+use axum::http::StatusCode;
+use banmen_engine::{
+    search, BestMove, Control, Evaluator, HistoryEntry, Limits, SearchOptions, Table,
+};
+use banmen_rules::{BitBoard, Game};
+use std::sync::Arc;
+
+/// A search to run for the engine side to move.
+#[derive(Debug)]
+pub(crate) struct EngineJob {
+    id: i64,
+    generation: u64,
+    ply: usize,
+    movetime_ms: u64,
+    control: Arc<Control>,
+    game: AnyGame,
+}
+
+/// The search to start, when an engine is to move and none is thinking.
+pub(crate) fn engine_job(e: &mut Entry) -> Option<EngineJob> {
+    if e.outcome().is_some() || e.control.is_some() {
+        return None;
+    }
+    let Player::Engine { movetime_ms } = e.players[e.side_to_move().index()] else {
+        return None;
+    };
+    let control = Arc::new(Control::default());
+    e.control = Some(control.clone());
+    Some(EngineJob {
+        id: e.id,
+        generation: e.generation,
+        ply: e.ply(),
+        movetime_ms,
+        control,
+        game: e.game.clone(),
+    })
+}
+
+fn think<B: BitBoard>(g: &Game<B>, movetime_ms: u64, control: &Control) -> BestMove {
+    let mut p = g.start().clone();
+    let mut history = vec![HistoryEntry {
+        hash: p.hash(),
+        check: p.in_check(),
+    }];
+    for &m in g.moves() {
+        p.make_move(m);
+        history.push(HistoryEntry {
+            hash: p.hash(),
+            check: p.in_check(),
+        });
+    }
+    let pos = g.position();
+    let eval = Evaluator::new(pos.rules());
+    let tt = Table::new(16);
+    let limits = Limits {
+        movetime: Some(movetime_ms),
+        ..Limits::default()
+    };
+    search(
+        pos,
+        &history,
+        &eval,
+        &tt,
+        &limits,
+        &SearchOptions::default(),
+        control,
+        &|_| {},
+    )
+    .best
+}
+
+pub(crate) fn spawn_engine(s: Shared, job: EngineJob) {
+    tokio::task::spawn_blocking(move || {
+        let best = with_game!(&job.game, g => {
+            let best = think(g, job.movetime_ms, &job.control);
+            match best {
+                BestMove::Move(m, _) => Some(g.position().move_to_usi(m)),
+                _ => None,
+            }
+        });
+        let result = change(&s, &job.id.to_string(), |conn, e| {
+            if e.generation != job.generation || e.ply() != job.ply || e.outcome().is_some() {
+                return Err(err(StatusCode::CONFLICT, "stale search"));
+            }
+            e.control = None;
+            let saved = e.snapshot();
+            let mover = e.side_to_move();
+            match &best {
+                Some(text) => {
+                    let ms = e.turn_ms();
+                    if let Err(ge) = e.push_move(text, ms) {
+                        eprintln!("banmen serve: game {}: engine move {text}: {ge}", e.id);
+                        with_game!(&mut e.game, g => g.resign(mover));
+                    }
+                }
+                None => with_game!(&mut e.game, g => g.resign(mover)),
+            }
+            if let Err(dbe) = store(conn, e, job.ply + 1) {
+                e.restore(saved);
+                return Err(internal(dbe));
+            }
+            Ok(())
+        });
+        if let Err(ApiError(code, msg)) = result {
+            if code != StatusCode::CONFLICT {
+                eprintln!("banmen serve: game {}: {msg}", job.id);
+            }
+        }
+    });
+}

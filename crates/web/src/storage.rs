@@ -1,0 +1,181 @@
+//! The games in SQLite: the schema, reading every game back at start-up, and
+//! storing moves and results in one transaction per change.
+
+use crate::{color_from, color_name, new_game, now_secs, with_game, Entry, Player};
+use banmen_rules::Reason;
+use rusqlite::{params, Connection};
+use std::collections::BTreeMap;
+use std::path::Path as FsPath;
+use std::time::Instant;
+
+pub(crate) fn open_db(path: &FsPath) -> Result<Connection, String> {
+    let conn = Connection::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    conn.execute_batch(
+        "PRAGMA journal_mode=WAL;
+         PRAGMA synchronous=FULL;
+         CREATE TABLE IF NOT EXISTS games(
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            variant TEXT NOT NULL,
+            rules TEXT NOT NULL,
+            handicap TEXT,
+            start_sfen TEXT NOT NULL,
+            black TEXT NOT NULL,
+            white TEXT NOT NULL,
+            black_token TEXT,
+            white_token TEXT,
+            result_winner TEXT,
+            result_reason TEXT,
+            created INTEGER NOT NULL);
+         CREATE TABLE IF NOT EXISTS moves(
+            game_id INTEGER NOT NULL REFERENCES games(id),
+            ply INTEGER NOT NULL,
+            usi TEXT NOT NULL,
+            PRIMARY KEY(game_id, ply));",
+    )
+    .map_err(|e| format!("{}: {e}", path.display()))?;
+    // Columns added after the first version: a database of that version gains them.
+    for (table, column, kind) in [("games", "updated", "INTEGER"), ("moves", "ms", "INTEGER")] {
+        let has: bool = conn
+            .prepare(&format!(
+                "SELECT 1 FROM pragma_table_info('{table}') WHERE name = ?1"
+            ))
+            .and_then(|mut st| st.exists(params![column]))
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        if !has {
+            conn.execute_batch(&format!("ALTER TABLE {table} ADD COLUMN {column} {kind}"))
+                .map_err(|e| format!("{}: {e}", path.display()))?;
+        }
+    }
+    Ok(conn)
+}
+
+type GameRow = (
+    i64,
+    i64,
+    Option<i64>,
+    String,
+    String,
+    Option<String>,
+    String,
+    String,
+    String,
+    Option<String>,
+    Option<String>,
+    Option<String>,
+    Option<String>,
+);
+
+/// Reads every game back, replaying its moves through the rules.
+pub(crate) fn load_games(conn: &Connection) -> Result<BTreeMap<i64, Entry>, String> {
+    let mut stmt = conn
+        .prepare(
+            "SELECT id, created, updated, variant, rules, handicap, start_sfen, black, white,
+                    black_token, white_token, result_winner, result_reason FROM games ORDER BY id",
+        )
+        .map_err(|e| e.to_string())?;
+    let rows: Vec<GameRow> = stmt
+        .query_map([], |r| {
+            Ok((
+                r.get(0)?,
+                r.get(1)?,
+                r.get(2)?,
+                r.get(3)?,
+                r.get(4)?,
+                r.get(5)?,
+                r.get(6)?,
+                r.get(7)?,
+                r.get(8)?,
+                r.get(9)?,
+                r.get(10)?,
+                r.get(11)?,
+                r.get(12)?,
+            ))
+        })
+        .and_then(|it| it.collect())
+        .map_err(|e| e.to_string())?;
+    let mut moves_stmt = conn
+        .prepare("SELECT usi, ms FROM moves WHERE game_id = ?1 ORDER BY ply")
+        .map_err(|e| e.to_string())?;
+    let mut games = BTreeMap::new();
+    for row in rows {
+        let (id, created, updated, variant, rules, handicap, sfen, black, white) = (
+            row.0, row.1, row.2, row.3, row.4, row.5, row.6, row.7, row.8,
+        );
+        let (bt, wt, winner, reason) = (row.9, row.10, row.11, row.12);
+        let game = match new_game(&variant, &rules, &sfen) {
+            Ok(g) => g,
+            Err(e) => {
+                eprintln!("banmen serve: game {id} not loaded: {e}");
+                continue;
+            }
+        };
+        let moves: Vec<(String, Option<i64>)> = moves_stmt
+            .query_map(params![id], |r| Ok((r.get(0)?, r.get(1)?)))
+            .and_then(|it| it.collect())
+            .map_err(|e| e.to_string())?;
+        let player = |s: &str| serde_json::from_str::<Player>(s).unwrap_or(Player::Human);
+        let mut entry = Entry {
+            id,
+            variant,
+            rules,
+            handicap,
+            start_sfen: sfen,
+            players: [player(&black), player(&white)],
+            tokens: [bt, wt],
+            game,
+            generation: 0,
+            control: None,
+            usi: Vec::new(),
+            western: Vec::new(),
+            japanese: Vec::new(),
+            times: Vec::new(),
+            turn_started: Instant::now(),
+            created,
+            updated: updated.unwrap_or(created),
+        };
+        for (i, (m, ms)) in moves.iter().enumerate() {
+            if let Err(e) = entry.push_move(m, ms.unwrap_or(0).max(0) as u64) {
+                eprintln!("banmen serve: game {id} move {} ({m}): {e}", i + 1);
+                break;
+            }
+        }
+        if reason.as_deref() == Some(Reason::Resignation.as_str()) {
+            if let Some(w) = winner.as_deref().and_then(color_from) {
+                with_game!(&mut entry.game, g => g.resign(!w));
+            }
+        }
+        games.insert(id, entry);
+    }
+    Ok(games)
+}
+
+/// Stores the moves from ply `from` (1-based) on and the result, in one transaction.
+/// Sets `updated` in the entry too.
+pub(crate) fn store(conn: &mut Connection, e: &mut Entry, from: usize) -> rusqlite::Result<()> {
+    let now = now_secs();
+    let tx = conn.transaction()?;
+    tx.execute(
+        "DELETE FROM moves WHERE game_id = ?1 AND ply >= ?2",
+        params![e.id, from as i64],
+    )?;
+    {
+        let mut insert =
+            tx.prepare_cached("INSERT INTO moves(game_id, ply, usi, ms) VALUES (?1, ?2, ?3, ?4)")?;
+        for (i, m) in e.usi.iter().enumerate().skip(from.saturating_sub(1)) {
+            insert.execute(params![e.id, (i + 1) as i64, m, e.times[i] as i64])?;
+        }
+    }
+    let o = e.outcome();
+    tx.execute(
+        "UPDATE games SET result_winner = ?1, result_reason = ?2, updated = ?3 WHERE id = ?4",
+        params![
+            o.and_then(|o| o.winner).map(color_name),
+            o.map(|o| o.reason.as_str()),
+            now,
+            e.id
+        ],
+    )?;
+    tx.commit()?;
+    e.updated = now;
+    Ok(())
+}
