@@ -123,6 +123,7 @@ test("shogi against the engine: click and drag, last move, take back, reload", a
 test("cannon shogi against the engine: a few moves", async () => {
   const page = await newPage();
   await newGame(page, { variant: "cannonshogi" });
+  assert.equal(await page.textContent('#board [data-token="U"]'), "GC", "cannons in Western letters");
   for (let i = 0; i < 3; i++) await playAnyAndWait(page, i * 3);
   assert.equal(await moveCount(page), 6);
   await page.screenshot({ path: join(ARTIFACTS, "cannonshogi.png") });
