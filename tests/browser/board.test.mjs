@@ -312,6 +312,14 @@ test("phone layout: the board fits the screen", async () => {
   await clickSq(page, "7g"); await clickSq(page, "7f");
   await waitMoves(page, 1);
   await page.screenshot({ path: join(ARTIFACTS, "phone.png"), fullPage: true });
+  // Dai dai shogi fits the phone's width; zoomed in, the board scrolls.
+  await newGame(page, { variant: "daidaishogi", opponent: "human" });
+  assert.ok((await page.locator("#board").boundingBox()).width <= 390);
+  await page.click("#zoom-in");
+  await page.click("#zoom-in");
+  assert.ok((await page.locator("#board").boundingBox()).width > 390, "zoomed in beyond the screen");
+  const wrap = await page.locator("#boardwrap").boundingBox();
+  assert.ok(wrap.width <= 390, "the wrapper scrolls, the page does not widen");
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
