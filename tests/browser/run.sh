@@ -35,7 +35,7 @@ done
 
 start=$SECONDS
 status=0
-node --test --test-concurrency=1 board.test.mjs || status=$?
+node --test board.test.mjs || status=$?
 echo "browser tests: $((SECONDS - start)) s (screenshots in tests/browser/artifacts/)"
 if [[ $status -ne 0 ]]; then
   echo "--- banmen serve log ---"
