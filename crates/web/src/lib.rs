@@ -15,7 +15,7 @@ use banmen_rules::{
     rules_for, AnyRules, Bb128, Bb320, BitBoard, Color, Game, GameOptions, Kind, Outcome, Position,
     Reason, Rules, SfenMode, VariantName,
 };
-use rusqlite::{params, Connection};
+use rusqlite::Connection;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
@@ -583,30 +583,7 @@ fn insert_game(s: &Shared, new: NewGame) -> Result<Response, ApiError> {
     let (value, job) = {
         let mut inner = s.inner.lock().expect("lock");
         let Inner { conn, games } = &mut *inner;
-        let player_text = |p: &Player| serde_json::to_string(p).expect("player json");
-        let tx = conn.transaction().map_err(internal)?;
-        tx.execute(
-            "INSERT INTO games(variant, rules, handicap, start_sfen, black, white,
-                black_token, white_token, created, updated)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9)",
-            params![
-                entry.variant,
-                entry.rules,
-                entry.handicap,
-                entry.start_sfen,
-                player_text(&entry.players[0]),
-                player_text(&entry.players[1]),
-                tokens[0],
-                tokens[1],
-                created
-            ],
-        )
-        .map_err(internal)?;
-        entry.id = tx.last_insert_rowid();
-        tx.commit().map_err(internal)?;
-        if !entry.usi.is_empty() || entry.outcome().is_some() {
-            store(conn, &mut entry, 1).map_err(internal)?;
-        }
+        storage::insert(conn, &mut entry).map_err(internal)?;
         let job = engine_job(&mut entry);
         let value = state(&entry);
         games.insert(entry.id, entry);

@@ -3,7 +3,7 @@
 
 use crate::{color_from, color_name, new_game, now_secs, with_game, Entry, Player};
 use banmen_rules::Reason;
-use rusqlite::{params, Connection};
+use rusqlite::{params, Connection, Transaction};
 use std::collections::BTreeMap;
 use std::path::Path as FsPath;
 use std::time::Instant;
@@ -152,18 +152,51 @@ pub(crate) fn load_games(conn: &Connection) -> Result<BTreeMap<i64, Entry>, Stri
 /// Stores the moves from ply `from` (1-based) on and the result, in one transaction.
 /// Sets `updated` in the entry too.
 pub(crate) fn store(conn: &mut Connection, e: &mut Entry, from: usize) -> rusqlite::Result<()> {
-    let now = now_secs();
     let tx = conn.transaction()?;
+    let now = write_moves(&tx, e, from)?;
+    tx.commit()?;
+    e.updated = now;
+    Ok(())
+}
+
+/// Inserts a new game with its moves and result, in one transaction; sets its id.
+pub(crate) fn insert(conn: &mut Connection, e: &mut Entry) -> rusqlite::Result<()> {
+    let player_text = |p: &Player| serde_json::to_string(p).expect("player json");
+    let tx = conn.transaction()?;
+    tx.execute(
+        "INSERT INTO games(variant, rules, handicap, start_sfen, black, white,
+            black_token, white_token, created, updated)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9)",
+        params![
+            e.variant,
+            e.rules,
+            e.handicap,
+            e.start_sfen,
+            player_text(&e.players[0]),
+            player_text(&e.players[1]),
+            e.tokens[0],
+            e.tokens[1],
+            e.created
+        ],
+    )?;
+    e.id = tx.last_insert_rowid();
+    let now = write_moves(&tx, e, 1)?;
+    tx.commit()?;
+    e.updated = now;
+    Ok(())
+}
+
+/// The rows of [`store`] and [`insert`]; returns the time written as `updated`.
+fn write_moves(tx: &Transaction, e: &Entry, from: usize) -> rusqlite::Result<i64> {
+    let now = now_secs();
     tx.execute(
         "DELETE FROM moves WHERE game_id = ?1 AND ply >= ?2",
         params![e.id, from as i64],
     )?;
-    {
-        let mut insert =
-            tx.prepare_cached("INSERT INTO moves(game_id, ply, usi, ms) VALUES (?1, ?2, ?3, ?4)")?;
-        for (i, m) in e.usi.iter().enumerate().skip(from.saturating_sub(1)) {
-            insert.execute(params![e.id, (i + 1) as i64, m, e.times[i] as i64])?;
-        }
+    let mut insert =
+        tx.prepare_cached("INSERT INTO moves(game_id, ply, usi, ms) VALUES (?1, ?2, ?3, ?4)")?;
+    for (i, m) in e.usi.iter().enumerate().skip(from.saturating_sub(1)) {
+        insert.execute(params![e.id, (i + 1) as i64, m, e.times[i] as i64])?;
     }
     let o = e.outcome();
     tx.execute(
@@ -175,7 +208,5 @@ pub(crate) fn store(conn: &mut Connection, e: &mut Entry, from: usize) -> rusqli
             e.id
         ],
     )?;
-    tx.commit()?;
-    e.updated = now;
-    Ok(())
+    Ok(now)
 }
