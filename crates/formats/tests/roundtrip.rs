@@ -779,3 +779,40 @@ fn truncated_and_mangled_inputs_never_panic() {
         }
     }
 }
+
+#[test]
+fn every_ending_round_trips_in_kif_ki2_csa_and_the_lists() {
+    let base = read(b"position startpos moves 7g7f 3c3d 8h2b+ 3a2b", None).unwrap();
+    // Black is to move after four plies.
+    let (mover, other) = (Some(Color::Black), Some(Color::White));
+    let endings = [
+        (other, EndReason::Resignation),
+        (None, EndReason::Abort),
+        (other, EndReason::Timeout),
+        (mover, EndReason::IllegalMove),
+        (other, EndReason::IllegalMove),
+        (mover, EndReason::Declaration),
+        (None, EndReason::Impasse),
+    ];
+    for (winner, reason) in endings {
+        let mut rec = base.clone();
+        rec.result = Some(GameResult { winner, reason });
+        for f in [
+            Format::Kif,
+            Format::Kifu,
+            Format::Ki2,
+            Format::Csa,
+            Format::Western,
+            Format::Japanese,
+        ] {
+            let bytes = write(&rec, f).unwrap();
+            let back = read(&bytes, Some(f)).unwrap();
+            assert_eq!(
+                back.result,
+                rec.result,
+                "{f} {reason:?}:\n{}",
+                String::from_utf8_lossy(&bytes)
+            );
+        }
+    }
+}
