@@ -113,6 +113,8 @@ struct Lean<'a, B> {
     sliders: &'a [B; 8],
     /// Every slider.
     any_slider: B,
+    /// Every piece of the side.
+    all: B,
 }
 
 /// Storage for [`Lean`] where the sets are not kept incrementally.
@@ -135,6 +137,7 @@ impl<B: BitBoard> Position<B> {
                 offsets,
                 sliders: &sets.sliders,
                 any_slider: sets.sliders.iter().fold(B::EMPTY, |a, &b| a | b),
+                all: self.by_color[by.index()],
             };
         }
         store.sliders = [B::EMPTY; 8];
@@ -157,6 +160,7 @@ impl<B: BitBoard> Position<B> {
             offsets: &store.offsets,
             sliders: &store.sliders,
             any_slider: store.sliders.iter().fold(B::EMPTY, |a, &b| a | b),
+            all: self.by_color[by.index()],
         }
     }
 
@@ -165,8 +169,11 @@ impl<B: BitBoard> Position<B> {
     fn lean_attackers(&self, l: &Lean<B>, sq: Square, occ: B) -> B {
         let r = self.rules;
         let mut out = B::EMPTY;
-        for (&b, &base) in l.groups.iter().zip(l.offsets) {
-            out |= r.step[base + sq.index()] & b;
+        // Leaps only from squares some leap could come from (mostly nobody there).
+        if !(r.leap_sources[sq.index()] & l.all).is_empty() {
+            for (&b, &base) in l.groups.iter().zip(l.offsets) {
+                out |= r.step[base + sq.index()] & b;
+            }
         }
         out | self.lean_slider_attackers(l, sq, occ)
     }
@@ -199,10 +206,11 @@ impl<B: BitBoard> Position<B> {
     #[inline(always)]
     fn lean_leaps_to(&self, l: &Lean<B>, sq: Square) -> bool {
         let r = self.rules;
-        l.groups
-            .iter()
-            .zip(l.offsets)
-            .any(|(&b, &base)| !(r.step[base + sq.index()] & b).is_empty())
+        !(r.leap_sources[sq.index()] & l.all).is_empty()
+            && l.groups
+                .iter()
+                .zip(l.offsets)
+                .any(|(&b, &base)| !(r.step[base + sq.index()] & b).is_empty())
     }
 
     fn gather(&self, by: Color) -> Attackers<B> {
