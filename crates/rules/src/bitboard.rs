@@ -55,6 +55,9 @@ pub trait BitBoard:
     fn count(&self) -> u32;
     /// Whether more than one square is set.
     fn more_than_one(&self) -> bool;
+    /// The set moved `delta` places toward higher square indices (toward
+    /// lower ones when negative); squares pushed past either end are lost.
+    fn shifted(self, delta: i32) -> Self;
     /// Removes and returns the lowest square.
     #[inline(always)]
     fn pop(&mut self) -> Option<Square> {
@@ -189,6 +192,14 @@ impl BitBoard for Bb128 {
         self.0 & self.0.wrapping_sub(1) != 0
     }
     #[inline(always)]
+    fn shifted(self, delta: i32) -> Self {
+        if delta >= 0 {
+            Bb128(self.0.checked_shl(delta as u32).unwrap_or(0))
+        } else {
+            Bb128(self.0.checked_shr(delta.unsigned_abs()).unwrap_or(0))
+        }
+    }
+    #[inline(always)]
     fn pop(&mut self) -> Option<Square> {
         if self.0 == 0 {
             None
@@ -309,6 +320,32 @@ impl BitBoard for Bb320 {
     fn more_than_one(&self) -> bool {
         self.count() > 1
     }
+    fn shifted(self, delta: i32) -> Self {
+        let n = delta.unsigned_abs() as usize;
+        let (words, bits) = (n / 64, (n % 64) as u32);
+        let mut out = [0u64; 5];
+        if words >= 5 {
+            return Bb320(out);
+        }
+        if delta >= 0 {
+            for i in words..5 {
+                let src = i - words;
+                out[i] = self.0[src] << bits;
+                if bits != 0 && src > 0 {
+                    out[i] |= self.0[src - 1] >> (64 - bits);
+                }
+            }
+        } else {
+            for i in 0..5 - words {
+                let src = i + words;
+                out[i] = self.0[src] >> bits;
+                if bits != 0 && src + 1 < 5 {
+                    out[i] |= self.0[src + 1] << (64 - bits);
+                }
+            }
+        }
+        Bb320(out)
+    }
 }
 
 #[cfg(test)]
@@ -329,6 +366,17 @@ mod tests {
         got.sort();
         assert_eq!(got, want);
         assert!(b.more_than_one() == (squares.len() > 1));
+        for delta in [-130, -64, -63, -9, -1, 0, 1, 9, 17, 63, 64, 65, 130] {
+            let mut want: Vec<u16> = squares
+                .iter()
+                .map(|&s| s as i32 + delta)
+                .filter(|&s| (0..B::CAPACITY as i32).contains(&s))
+                .map(|s| s as u16)
+                .collect();
+            want.sort();
+            let got: Vec<u16> = b.shifted(delta).squares().map(|s| s.0).collect();
+            assert_eq!(got, want, "shift by {delta}");
+        }
     }
 
     #[test]

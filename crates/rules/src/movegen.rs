@@ -9,7 +9,7 @@ use crate::bitboard::BitBoard;
 use crate::moves::Move;
 use crate::piece::{Color, Kind, Piece};
 use crate::position::Position;
-use crate::rules::{NO_DIRECTION, OPPOSITE};
+use crate::rules::{ClassInfo, NO_DIRECTION, OPPOSITE};
 use crate::square::Square;
 
 /// A list of moves; reuse one across calls to avoid allocation.
@@ -24,6 +24,12 @@ trait Sink<B: BitBoard> {
     fn board_with(&mut self, from: Square, dests: B, eligible: B, dead: B);
     /// Drops of `kind` on each of `squares`.
     fn drops(&mut self, kind: Kind, squares: B);
+    /// The running total, for a sink that only counts (and so may be given
+    /// counts of whole sets of moves at once).
+    #[inline(always)]
+    fn tally(&mut self) -> Option<&mut u64> {
+        None
+    }
 }
 
 impl<B: BitBoard> Sink<B> for MoveList {
@@ -77,6 +83,10 @@ impl<B: BitBoard> Sink<B> for Counter {
     fn drops(&mut self, _: Kind, squares: B) {
         self.0 += squares.count() as u64;
     }
+    #[inline(always)]
+    fn tally(&mut self) -> Option<&mut u64> {
+        Some(&mut self.0)
+    }
 }
 
 /// Enemy attackers gathered once per generation: leaping groups and the
@@ -92,63 +102,66 @@ struct Attackers<B> {
 
 /// The attackers of a variant whose pieces only leap and slide without limit
 /// (standard shogi): leaping groups and the sliders along each direction.
-struct Lean<B> {
-    /// (pieces, offset of the reverse leap table).
-    groups: [(B, usize); 12],
-    n_groups: usize,
-    /// Groups beyond the twelfth.
-    more_groups: Vec<(B, usize)>,
+/// Borrowed from the incrementally kept sets where the variant has them, so
+/// gathering costs nothing per node.
+struct Lean<'a, B> {
+    /// Pieces of each leap group (may be empty) ...
+    groups: &'a [B],
+    /// ... and the offset of the group's reverse leap table.
+    offsets: &'a [usize],
     /// `sliders[d]`: pieces that slide without limit in board direction `d`.
+    sliders: &'a [B; 8],
+    /// Every slider.
+    any_slider: B,
+    /// Every piece of the side.
+    all: B,
+}
+
+/// Storage for [`Lean`] where the sets are not kept incrementally.
+#[derive(Default)]
+struct LeanStore<B> {
+    groups: Vec<B>,
+    offsets: Vec<usize>,
     sliders: [B; 8],
 }
 
 impl<B: BitBoard> Position<B> {
-    fn gather_lean(&self, by: Color) -> Lean<B> {
+    #[inline(always)]
+    fn gather_lean<'a>(&'a self, by: Color, store: &'a mut LeanStore<B>) -> Lean<'a, B> {
         let r = self.rules;
-        let mut l = Lean {
-            groups: [(B::EMPTY, 0usize); 12],
-            n_groups: 0,
-            more_groups: Vec::new(),
-            sliders: [B::EMPTY; 8],
-        };
         if r.incremental {
             let sets = &self.sets[by.index()];
-            for (g, &offset) in r.group_offset[by.index()].iter().enumerate() {
-                let b = sets.groups[g];
-                if !b.is_empty() {
-                    if l.n_groups < l.groups.len() {
-                        l.groups[l.n_groups] = (b, offset);
-                        l.n_groups += 1;
-                    } else {
-                        l.more_groups.push((b, offset));
-                    }
-                }
-            }
-            l.sliders = sets.sliders;
-            return l;
+            let offsets = &r.group_offset[by.index()][..];
+            return Lean {
+                groups: &sets.groups[..offsets.len()],
+                offsets,
+                sliders: &sets.sliders,
+                any_slider: sets.sliders.iter().fold(B::EMPTY, |a, &b| a | b),
+                all: self.by_color[by.index()],
+            };
         }
+        store.sliders = [B::EMPTY; 8];
         for (members, rep) in &r.step_groups {
             let mut b = B::EMPTY;
             for &k in members {
                 b |= self.pieces(by, k);
             }
-            if !b.is_empty() {
-                // Reverse look-up: the other colour's pattern from the target square.
-                let entry = (b, r.ck(!by, *rep) * r.squares);
-                if l.n_groups < l.groups.len() {
-                    l.groups[l.n_groups] = entry;
-                    l.n_groups += 1;
-                } else {
-                    l.more_groups.push(entry);
-                }
-            }
+            // Reverse look-up: the other colour's pattern from the target square.
+            store.groups.push(b);
+            store.offsets.push(r.ck(!by, *rep) * r.squares);
         }
-        for (d, s) in l.sliders.iter_mut().enumerate() {
+        for (d, s) in store.sliders.iter_mut().enumerate() {
             for &k in &r.dir_sliders[by.index()][d] {
                 *s |= self.pieces(by, k);
             }
         }
-        l
+        Lean {
+            groups: &store.groups,
+            offsets: &store.offsets,
+            sliders: &store.sliders,
+            any_slider: store.sliders.iter().fold(B::EMPTY, |a, &b| a | b),
+            all: self.by_color[by.index()],
+        }
     }
 
     /// Pieces in `l` that could capture on `sq` with occupancy `occ`.
@@ -156,8 +169,23 @@ impl<B: BitBoard> Position<B> {
     fn lean_attackers(&self, l: &Lean<B>, sq: Square, occ: B) -> B {
         let r = self.rules;
         let mut out = B::EMPTY;
-        for &(b, base) in l.groups[..l.n_groups].iter().chain(l.more_groups.iter()) {
-            out |= r.step[base + sq.index()] & b;
+        // Leaps only from squares some leap could come from (mostly nobody there).
+        if !(r.leap_sources[sq.index()] & l.all).is_empty() {
+            for (&b, &base) in l.groups.iter().zip(l.offsets) {
+                out |= r.step[base + sq.index()] & b;
+            }
+        }
+        out | self.lean_slider_attackers(l, sq, occ)
+    }
+
+    /// Sliders in `l` that could capture on `sq` with occupancy `occ`.
+    #[inline(always)]
+    fn lean_slider_attackers(&self, l: &Lean<B>, sq: Square, occ: B) -> B {
+        let r = self.rules;
+        let mut out = B::EMPTY;
+        // Most squares have no slider on any of their lines at all.
+        if (r.star[sq.index()] & l.any_slider).is_empty() {
+            return out;
         }
         for (look, &back) in OPPOSITE.iter().enumerate() {
             let s = l.sliders[back];
@@ -172,6 +200,17 @@ impl<B: BitBoard> Position<B> {
             }
         }
         out
+    }
+
+    /// Whether a leaping piece in `l` could capture on `sq`.
+    #[inline(always)]
+    fn lean_leaps_to(&self, l: &Lean<B>, sq: Square) -> bool {
+        let r = self.rules;
+        !(r.leap_sources[sq.index()] & l.all).is_empty()
+            && l.groups
+                .iter()
+                .zip(l.offsets)
+                .any(|(&b, &base)| !(r.step[base + sq.index()] & b).is_empty())
     }
 
     fn gather(&self, by: Color) -> Attackers<B> {
@@ -409,7 +448,8 @@ impl<B: BitBoard> Position<B> {
     /// All pieces of `by` that could capture on `sq` with the given occupancy.
     pub fn attackers_to(&self, sq: Square, by: Color, occ: B) -> B {
         if self.rules.simple {
-            let l = self.gather_lean(by);
+            let mut store = LeanStore::default();
+            let l = self.gather_lean(by, &mut store);
             self.lean_attackers(&l, sq, occ) & occ
         } else {
             // Hooks by walking their paths (hook_targets), not by the crossing
@@ -531,14 +571,16 @@ impl<B: BitBoard> Position<B> {
         let occ = self.occupied();
         let own = self.by_color[us.index()];
         let empty = r.board & !occ;
-        let enemies = self.gather_lean(them);
+        let mut store = LeanStore::default();
+        let enemies = self.gather_lean(them, &mut store);
         let king = self.king_square(us);
 
         let mut checkers = B::EMPTY;
         let mut pinned = B::EMPTY;
         if let Some(k) = king {
             checkers = self.lean_attackers(&enemies, k, occ);
-            for (d, &back) in OPPOSITE.iter().enumerate() {
+            let aligned = !(r.star[k.index()] & enemies.any_slider).is_empty();
+            for (d, &back) in OPPOSITE.iter().enumerate().filter(|_| aligned) {
                 // Enemy sliders standing along `d` from the king, sliding back toward it.
                 let mut snipers = r.ray[d * r.squares + k.index()] & enemies.sliders[back];
                 while let Some(s) = snipers.pop() {
@@ -556,7 +598,12 @@ impl<B: BitBoard> Position<B> {
             let occ_without = occ ^ B::from_square(k);
             let mut dests = r.step[r.ck(us, royal) * r.squares + k.index()] & !own;
             while let Some(to) = dests.pop() {
-                if self.lean_attackers(&enemies, to, occ_without).is_empty() {
+                // The king is lifted off its square: it cannot hide behind itself.
+                if !self.lean_leaps_to(&enemies, to)
+                    && self
+                        .lean_slider_attackers(&enemies, to, occ_without)
+                        .is_empty()
+                {
                     out.one(Move::board(k, to, false));
                 }
             }
@@ -574,49 +621,93 @@ impl<B: BitBoard> Position<B> {
         };
 
         let zone = r.zone[us.index()];
-        for (class, (members, kind)) in r.move_classes.iter().enumerate() {
-            let kind = *kind;
+        for (class, info) in r.class_info[us.index()].iter().enumerate() {
             let pieces = if r.incremental {
                 self.sets[us.index()].classes[class]
             } else {
-                members
+                r.move_classes[class]
+                    .0
                     .iter()
                     .fold(B::EMPTY, |b, &k| b | self.pieces(us, k))
             };
             if pieces.is_empty() {
                 continue;
             }
-            let ck = r.ck(us, kind);
-            let mask = r.slide_mask[ck];
+            let mut pieces = pieces;
+            if info.shift_len > 0 && pieces.count() >= info.shift_len as u32 {
+                if let Some(total) = out.tally() {
+                    // Count the unpinned pieces' moves one step at a time for
+                    // the whole set (nine pawns: one shift instead of nine look-ups).
+                    let steps =
+                        &r.shift_steps[info.shift_from as usize..][..info.shift_len as usize];
+                    let movers = pieces & !pinned;
+                    let mut n = 0;
+                    for &(delta, from) in steps {
+                        let movers = movers & from;
+                        let to = movers.shifted(delta) & move_target;
+                        n += (to & !info.dead).count();
+                        if info.promotes {
+                            // Into the zone, or out of it from inside.
+                            n += (to & zone).count()
+                                + ((movers & zone).shifted(delta) & move_target & !zone).count();
+                        }
+                    }
+                    *total += n as u64;
+                    pieces &= pinned;
+                    if pieces.is_empty() {
+                        continue;
+                    }
+                }
+            }
+            if !info.promotes {
+                let mut pieces = pieces;
+                while let Some(from) = pieces.pop() {
+                    let dests = self.simple_dests(info, from, occ, move_target, pinned, king);
+                    out.board_with(from, dests, B::EMPTY, info.dead);
+                }
+                continue;
+            }
             // Promotion choices depend only on whether the piece starts in the
             // zone: split the pieces once instead of testing each.
-            let promotes = r.kinds[kind.index()].promotes_to.is_some();
-            let dead = if r.variant.dead_pieces_illegal {
-                r.dead[ck]
-            } else {
-                B::EMPTY
-            };
             for (subset, eligible) in [(pieces & zone, r.board), (pieces & !zone, zone)] {
-                let eligible = if promotes { eligible } else { B::EMPTY };
                 let mut pieces = subset;
                 while let Some(from) = pieces.pop() {
-                    let mut a = r.step[ck * r.squares + from.index()];
-                    let mut m = mask;
-                    while m != 0 {
-                        let d = m.trailing_zeros() as usize;
-                        m &= m - 1;
-                        a |= r.slide(d, from, occ);
-                    }
-                    let mut dests = a & move_target;
-                    if pinned.has(from) {
-                        dests &= r.line(king.expect("pinned implies king"), from);
-                    }
-                    out.board_with(from, dests, eligible, dead);
+                    let dests = self.simple_dests(info, from, occ, move_target, pinned, king);
+                    out.board_with(from, dests, eligible, info.dead);
                 }
             }
         }
 
         self.generate_drops(out, drop_target);
+    }
+
+    /// Where the piece of class `info` on `from` may go: its steps and slides
+    /// onto `target`, along the pin line if it is pinned.
+    #[inline(always)]
+    fn simple_dests(
+        &self,
+        info: &ClassInfo<B>,
+        from: Square,
+        occ: B,
+        target: B,
+        pinned: B,
+        king: Option<Square>,
+    ) -> B {
+        let r = self.rules;
+        let mut a = r.step[info.step_base + from.index()];
+        let mut m = info.slide_mask;
+        while m != 0 {
+            let d = m.trailing_zeros() as usize;
+            m &= m - 1;
+            a |= r.slide(d, from, occ);
+        }
+        let dests = a & target;
+        // Pins are rare: test the empty set before the square.
+        if !pinned.is_empty() && pinned.has(from) {
+            dests & r.line(king.expect("pinned implies king"), from)
+        } else {
+            dests
+        }
     }
 
     /// Drops onto `targets`, with the dead-piece, nifu and pawn-drop-mate rules.

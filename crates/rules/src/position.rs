@@ -266,6 +266,27 @@ impl<B: BitBoard> Position<B> {
             let from = m.origin();
             let code = self.board.as_ref()[from.index()];
             let piece = Piece::from_code(code).expect("move from an empty square");
+            if m.mid().is_none() && !m.is_promotion() {
+                // The common case: one piece from one square to another, its
+                // sets updated with a single toggle of both squares.
+                let tc = self.board.as_ref()[to.index()];
+                if let Some(victim) = Piece::from_code(tc) {
+                    undo.captured = tc;
+                    self.remove(victim, to);
+                    if self.rules.variant.drops {
+                        self.add_to_hand(us, self.rules.kind(victim.kind).base);
+                    }
+                }
+                let board = self.board.as_mut();
+                board[from.index()] = 0;
+                board[to.index()] = code;
+                self.toggle(piece, B::from_square(from) | B::from_square(to));
+                self.hash ^= self.zobrist(piece, from) ^ self.zobrist(piece, to);
+                self.side = !us;
+                self.hash ^= self.rules.zobrist_side;
+                self.move_number += 1;
+                return undo;
+            }
             self.remove(piece, from);
             if let Some(mid) = m.mid() {
                 let mc = self.board.as_ref()[mid.index()];
@@ -308,6 +329,24 @@ impl<B: BitBoard> Position<B> {
         let us = !self.side;
         let to = m.to();
         let moved = Piece::from_code(self.board.as_ref()[to.index()]).expect("moved piece");
+        if m.dropped().is_none() && m.mid().is_none() && !m.is_promotion() {
+            // The common case of make_move, undone the same way.
+            let from = m.origin();
+            let board = self.board.as_mut();
+            board[from.index()] = moved.code();
+            board[to.index()] = undo.captured;
+            self.toggle(moved, B::from_square(from) | B::from_square(to));
+            if let Some(victim) = Piece::from_code(undo.captured) {
+                self.toggle(victim, B::from_square(to));
+                if self.rules.variant.drops {
+                    self.hands[us.index()][self.rules.kind(victim.kind).base.index()] -= 1;
+                }
+            }
+            self.side = us;
+            self.hash = undo.hash;
+            self.move_number -= 1;
+            return;
+        }
         self.board.as_mut()[to.index()] = 0;
         self.toggle(moved, B::from_square(to));
         if let Some(k) = m.dropped() {

@@ -71,6 +71,25 @@ pub(crate) struct LineDir {
     pub hop_range: u8,
 }
 
+/// The table look-ups of one movement class for one colour.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ClassInfo<B> {
+    /// Where the class's steps start in `Rules::shift_steps`, and how many
+    /// there are: 0 unless the class only steps, and by the same pattern from
+    /// every square (cut at the edges), so that its moves can be counted a
+    /// whole set at a time by shifting the set.
+    pub shift_from: u16,
+    pub shift_len: u8,
+    /// Offset of the class's step table (`ck * squares`).
+    pub step_base: usize,
+    /// Directions of unlimited slides (bit `d`: direction `d`).
+    pub slide_mask: u8,
+    /// Whether the class may promote.
+    pub promotes: bool,
+    /// Squares it may not move to without promoting (dead-piece rule), or empty.
+    pub dead: B,
+}
+
 /// Attack tables for one variant on one board type.
 #[derive(Debug)]
 pub struct Rules<B: BitBoard> {
@@ -86,6 +105,8 @@ pub struct Rules<B: BitBoard> {
     pub(crate) board: B,
     pub(crate) delta: [i32; 8],
     pub(crate) ray: Vec<B>,
+    /// Per square: the union of its eight rays (a quick test for alignment).
+    pub(crate) star: Vec<B>,
     /// `between[a * S + b]`: squares strictly between two aligned squares.
     pub(crate) between: Vec<B>,
     /// `direction[a * S + b]`: the direction from `a` toward `b`, or [`NO_DIRECTION`].
@@ -139,6 +160,12 @@ pub struct Rules<B: BitBoard> {
     /// Non-royal kinds grouped by identical movement and promotion behaviour
     /// (gold and the pieces that move as gold), with a representative.
     pub(crate) move_classes: Vec<(Vec<Kind>, Kind)>,
+    /// Per colour, per movement class: what the simple generator looks up for
+    /// every piece of the class, gathered in one place.
+    pub(crate) class_info: [Vec<ClassInfo<B>>; 2],
+    /// The steps of shift-countable classes: (index difference, squares the
+    /// step starts from without leaving the board). See [`ClassInfo::shift_len`].
+    pub(crate) shift_steps: Vec<(i32, B)>,
     /// Whether positions keep `KindSets` (plain-slider variants whose groups
     /// and classes fit).
     pub(crate) incremental: bool,
@@ -275,6 +302,10 @@ impl<B: BitBoard> Rules<B> {
                 ray[d * s + sq.index()] = b;
             }
         }
+        let star: Vec<B> = g
+            .all()
+            .map(|sq| (0..8).fold(B::EMPTY, |b, d| b | ray[d * s + sq.index()]))
+            .collect();
         let mut between = vec![B::EMPTY; s * s];
         let mut line = vec![B::EMPTY; s * s];
         let mut direction = vec![NO_DIRECTION; s * s];
@@ -593,6 +624,36 @@ impl<B: BitBoard> Rules<B> {
                 .map(|(_, rep)| ((!by).index() * nk + rep.index()) * s)
                 .collect()
         });
+        let mut shift_steps: Vec<(i32, B)> = Vec::new();
+        let class_info = [Color::Black, Color::White].map(|by| {
+            move_classes
+                .iter()
+                .map(|(_, kind)| {
+                    let ck = by.index() * nk + kind.index();
+                    let (shift_from, shift_len) = match step_offsets(g, &step[ck * s..(ck + 1) * s])
+                    {
+                        Some(offsets) if slide_mask[ck] == 0 => {
+                            let from = shift_steps.len() as u16;
+                            shift_steps.extend(offsets);
+                            (from, (shift_steps.len() - from as usize) as u8)
+                        }
+                        _ => (0, 0),
+                    };
+                    ClassInfo {
+                        shift_from,
+                        shift_len,
+                        step_base: ck * s,
+                        slide_mask: slide_mask[ck],
+                        promotes: kinds[kind.index()].promotes_to.is_some(),
+                        dead: if variant.dead_pieces_illegal {
+                            dead[ck]
+                        } else {
+                            B::EMPTY
+                        },
+                    }
+                })
+                .collect()
+        });
         let incremental = simple
             && step_groups.len() <= crate::position::MAX_SETS
             && move_classes.len() <= crate::position::MAX_SETS;
@@ -607,6 +668,7 @@ impl<B: BitBoard> Rules<B> {
             board,
             delta,
             ray,
+            star,
             between,
             direction,
             line,
@@ -645,6 +707,8 @@ impl<B: BitBoard> Rules<B> {
             dir_sliders,
             step_groups,
             move_classes,
+            class_info,
+            shift_steps,
             zone,
             dead,
             file_mask,
@@ -883,4 +947,40 @@ pub fn rules_for(name: VariantName, options: &str) -> Result<AnyRules, RulesErro
         VariantName::DaiDaiShogi => rules_17x17_with(name, options).map(AnyRules::Seventeen),
         _ => rules_9x9_with(name, options).map(AnyRules::Nine),
     }
+}
+
+/// The steps of a piece whose step table (one set per square) is one pattern
+/// of (file, rank) offsets cut at the board's edges, as (index difference,
+/// squares each step starts from); `None` when the table is not such a pattern.
+fn step_offsets<B: BitBoard>(g: Geometry, table: &[B]) -> Option<Vec<(i32, B)>> {
+    let mut offsets: Vec<(i32, i32)> = Vec::new();
+    for sq in g.all() {
+        for t in table[sq.index()].squares() {
+            let o = (g.file(t) - g.file(sq), g.rank(t) - g.rank(sq));
+            if !offsets.contains(&o) {
+                offsets.push(o);
+            }
+        }
+    }
+    let mut steps = Vec::new();
+    for &(df, dr) in &offsets {
+        let mut from = B::EMPTY;
+        for sq in g.all() {
+            if g.square(g.file(sq) + df, g.rank(sq) + dr).is_some() {
+                from.set(sq);
+            }
+        }
+        steps.push((df * g.ranks as i32 + dr, from));
+    }
+    // The pattern must reproduce the table exactly on every square.
+    let exact = g.all().all(|sq| {
+        let mut b = B::EMPTY;
+        for &(df, dr) in &offsets {
+            if let Some(t) = g.square(g.file(sq) + df, g.rank(sq) + dr) {
+                b.set(t);
+            }
+        }
+        b == table[sq.index()]
+    });
+    exact.then_some(steps)
 }
