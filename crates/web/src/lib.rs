@@ -514,6 +514,15 @@ struct CreateRequest {
     white: Player,
 }
 
+/// Runs `f`, which takes the games' lock and may wait for the disk, without
+/// holding up the other tasks of a worker thread (on the multi-threaded runtime).
+pub(crate) fn blocking<T>(f: impl FnOnce() -> T) -> T {
+    match tokio::runtime::Handle::try_current().map(|h| h.runtime_flavor()) {
+        Ok(tokio::runtime::RuntimeFlavor::MultiThread) => tokio::task::block_in_place(f),
+        _ => f(),
+    }
+}
+
 fn new_token() -> String {
     let bytes: [u8; 16] = rand::random();
     bytes.iter().map(|b| format!("{b:02x}")).collect()
@@ -605,18 +614,20 @@ async fn create(State(s): State<Shared>, body: Bytes) -> Result<Response, ApiErr
     let handicap = req.handicap.filter(|h| !h.is_empty() && h != "none");
     let sfen = start_sfen(&req.variant, &rules, handicap.as_deref())
         .map_err(|m| err(StatusCode::UNPROCESSABLE_ENTITY, m))?;
-    insert_game(
-        &s,
-        NewGame {
-            variant: req.variant,
-            rules,
-            handicap,
-            start_sfen: sfen,
-            players,
-            moves: Vec::new(),
-            resigned: None,
-        },
-    )
+    blocking(|| {
+        insert_game(
+            &s,
+            NewGame {
+                variant: req.variant,
+                rules,
+                handicap,
+                start_sfen: sfen,
+                players,
+                moves: Vec::new(),
+                resigned: None,
+            },
+        )
+    })
 }
 
 async fn list(State(s): State<Shared>) -> Json<Value> {
@@ -733,34 +744,36 @@ async fn play(
     body: Bytes,
 ) -> Result<Json<Value>, ApiError> {
     let req: MoveRequest = body_json(&body)?;
-    change(&s, &id, |conn, e| {
-        let me = seat(&headers, e)?;
-        if let Some(o) = e.outcome() {
-            return Err(game_over(o));
-        }
-        let to_move = e.side_to_move();
-        if to_move != me {
-            return Err(err(
-                StatusCode::CONFLICT,
-                format!("not your turn: {} is to move", color_name(to_move)),
-            ));
-        }
-        let ply = e.ply();
-        let ms = e.turn_ms();
-        let started = e.turn_started;
-        e.push_move(req.text.trim(), ms).map_err(|ge| match ge {
-            GameError::GameOver(o) => game_over(o),
-            other => err(
-                StatusCode::UNPROCESSABLE_ENTITY,
-                format!("{}: {other}", req.text.trim()),
-            ),
-        })?;
-        if let Err(dbe) = store(conn, e, ply + 1) {
-            e.pop_move();
-            e.turn_started = started;
-            return Err(internal(dbe));
-        }
-        Ok(())
+    blocking(|| {
+        change(&s, &id, |conn, e| {
+            let me = seat(&headers, e)?;
+            if let Some(o) = e.outcome() {
+                return Err(game_over(o));
+            }
+            let to_move = e.side_to_move();
+            if to_move != me {
+                return Err(err(
+                    StatusCode::CONFLICT,
+                    format!("not your turn: {} is to move", color_name(to_move)),
+                ));
+            }
+            let ply = e.ply();
+            let ms = e.turn_ms();
+            let started = e.turn_started;
+            e.push_move(req.text.trim(), ms).map_err(|ge| match ge {
+                GameError::GameOver(o) => game_over(o),
+                other => err(
+                    StatusCode::UNPROCESSABLE_ENTITY,
+                    format!("{}: {other}", req.text.trim()),
+                ),
+            })?;
+            if let Err(dbe) = store(conn, e, ply + 1) {
+                e.pop_move();
+                e.turn_started = started;
+                return Err(internal(dbe));
+            }
+            Ok(())
+        })
     })
 }
 
@@ -769,43 +782,45 @@ async fn undo(
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Result<Json<Value>, ApiError> {
-    change(&s, &id, |conn, e| {
-        let me = seat(&headers, e)?;
-        if let Some(o) = e.outcome() {
-            if o.reason == Reason::Resignation {
+    blocking(|| {
+        change(&s, &id, |conn, e| {
+            let me = seat(&headers, e)?;
+            if let Some(o) = e.outcome() {
+                if o.reason == Reason::Resignation {
+                    return Err(err(
+                        StatusCode::CONFLICT,
+                        "a resigned game cannot be taken back",
+                    ));
+                }
+            }
+            // Take back the engine's replies, then one's own last move.
+            let n = e.ply();
+            let mut k = 0;
+            while k < n
+                && e.mover(n - k) != me
+                && matches!(e.players[e.mover(n - k).index()], Player::Engine { .. })
+            {
+                k += 1;
+            }
+            if k < n && e.mover(n - k) == me {
+                k += 1;
+            } else {
                 return Err(err(
                     StatusCode::CONFLICT,
-                    "a resigned game cannot be taken back",
+                    "nothing to take back: the last move is not yours",
                 ));
             }
-        }
-        // Take back the engine's replies, then one's own last move.
-        let n = e.ply();
-        let mut k = 0;
-        while k < n
-            && e.mover(n - k) != me
-            && matches!(e.players[e.mover(n - k).index()], Player::Engine { .. })
-        {
-            k += 1;
-        }
-        if k < n && e.mover(n - k) == me {
-            k += 1;
-        } else {
-            return Err(err(
-                StatusCode::CONFLICT,
-                "nothing to take back: the last move is not yours",
-            ));
-        }
-        e.stop_engine();
-        let saved = e.snapshot();
-        for _ in 0..k {
-            e.pop_move();
-        }
-        if let Err(dbe) = store(conn, e, n - k + 1) {
-            e.restore(saved);
-            return Err(internal(dbe));
-        }
-        Ok(())
+            e.stop_engine();
+            let saved = e.snapshot();
+            for _ in 0..k {
+                e.pop_move();
+            }
+            if let Err(dbe) = store(conn, e, n - k + 1) {
+                e.restore(saved);
+                return Err(internal(dbe));
+            }
+            Ok(())
+        })
     })
 }
 
@@ -814,19 +829,21 @@ async fn resign(
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Result<Json<Value>, ApiError> {
-    change(&s, &id, |conn, e| {
-        let me = seat(&headers, e)?;
-        if let Some(o) = e.outcome() {
-            return Err(game_over(o));
-        }
-        let saved = e.snapshot();
-        with_game!(&mut e.game, g => g.resign(me));
-        if let Err(dbe) = store(conn, e, e.ply() + 1) {
-            e.restore(saved);
-            return Err(internal(dbe));
-        }
-        e.stop_engine();
-        Ok(())
+    blocking(|| {
+        change(&s, &id, |conn, e| {
+            let me = seat(&headers, e)?;
+            if let Some(o) = e.outcome() {
+                return Err(game_over(o));
+            }
+            let saved = e.snapshot();
+            with_game!(&mut e.game, g => g.resign(me));
+            if let Err(dbe) = store(conn, e, e.ply() + 1) {
+                e.restore(saved);
+                return Err(internal(dbe));
+            }
+            e.stop_engine();
+            Ok(())
+        })
     })
 }
 

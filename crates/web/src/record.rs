@@ -2,7 +2,8 @@
 //! CSA, SFEN and USI lines, Western and Japanese move lists.
 
 use crate::{
-    body_json, check_players, err, insert_game, parse_id, ApiError, NewGame, Player, Shared,
+    blocking, body_json, check_players, err, insert_game, parse_id, ApiError, NewGame, Player,
+    Shared,
 };
 use axum::body::Bytes;
 use axum::extract::{Path, Query, State};
@@ -64,18 +65,20 @@ pub(crate) async fn import(State(s): State<Shared>, body: Bytes) -> Result<Respo
         }) => Some(!w),
         _ => None,
     };
-    insert_game(
-        &s,
-        NewGame {
-            variant: rec.variant.as_str().to_string(),
-            handicap: handicap_of(rec.variant, &rec.start),
-            rules: rec.rules,
-            start_sfen: rec.start,
-            players,
-            moves: rec.moves,
-            resigned,
-        },
-    )
+    blocking(|| {
+        insert_game(
+            &s,
+            NewGame {
+                variant: rec.variant.as_str().to_string(),
+                handicap: handicap_of(rec.variant, &rec.start),
+                rules: rec.rules,
+                start_sfen: rec.start,
+                players,
+                moves: rec.moves,
+                resigned,
+            },
+        )
+    })
 }
 
 fn player_name(p: Player) -> String {
