@@ -37,12 +37,20 @@ pub(crate) fn legend<B: BitBoard>(rules: &'static banmen_rules::Rules<B>) -> Val
             } else {
                 base.betza
             };
+            // A square counts when the piece could capture a lone enemy
+            // piece there: limited slides keep their range, hops (which
+            // need a screen) do not show.
             let attacks: Vec<[i32; 2]> = centre
                 .map(|c| {
-                    rules
-                        .attacks(Color::Black, Kind(k as u8), c, B::EMPTY)
-                        .squares()
-                        .map(|sq| [cf - geo.file(sq), geo.rank(sq) - cr])
+                    geo.all()
+                        .filter(|&t| {
+                            t != c
+                                && rules
+                                    .attacks(Color::Black, Kind(k as u8), c, B::from_square(t))
+                                    .has(t)
+                        })
+                        .map(|t| [cf - geo.file(t), geo.rank(t) - cr])
+                        .filter(|[dx, dy]| dx.abs() <= 4 && dy.abs() <= 4)
                         .collect()
                 })
                 .unwrap_or_default();

@@ -509,6 +509,27 @@ fn list_is_summaries_and_replay_positions() {
         .expect("lion");
     assert_eq!(lion["name"], "lion");
     assert_eq!(lion["attacks"].as_array().map(Vec::len), Some(24));
+    // A limited slide keeps its range: the violent ox (R2) reaches 8 squares.
+    let ox = legend["pieces"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["code"] == "VO")
+        .expect("violent ox");
+    assert_eq!(ox["attacks"].as_array().map(Vec::len), Some(8), "{ox}");
+    let shogi = server.get("/api/pieces?variant=shogi");
+    let rook = shogi["pieces"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["code"] == "R")
+        .expect("rook");
+    assert_eq!(rook["attacks"].as_array().map(Vec::len), Some(16), "{rook}");
+    assert!(shogi["handicaps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|h| h == "two-pieces"));
     let (status, _) = server.call("GET", "/api/pieces?variant=chess", None, None);
     assert_eq!(status, 422);
 }
