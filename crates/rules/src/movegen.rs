@@ -555,6 +555,10 @@ impl<B: BitBoard> Position<B> {
 
     /// Whether the side to move has any legal move.
     pub fn has_legal_move(&self) -> bool {
+        if self.rules.simple {
+            // Bulk counting: no list to allocate (pawn-drop-mate tests ask this).
+            return self.count_legal_moves() != 0;
+        }
         !self.legal_moves().is_empty()
     }
 
