@@ -269,14 +269,7 @@ impl<B: BitBoard> Position<B> {
             if m.mid().is_none() && !m.is_promotion() {
                 // The common case: one piece from one square to another, its
                 // sets updated with a single toggle of both squares.
-                let tc = self.board.as_ref()[to.index()];
-                if let Some(victim) = Piece::from_code(tc) {
-                    undo.captured = tc;
-                    self.remove(victim, to);
-                    if self.rules.variant.drops {
-                        self.add_to_hand(us, self.rules.kind(victim.kind).base);
-                    }
-                }
+                undo.captured = self.capture_on(us, to);
                 let board = self.board.as_mut();
                 board[from.index()] = 0;
                 board[to.index()] = code;
@@ -302,14 +295,7 @@ impl<B: BitBoard> Position<B> {
                     }
                 }
             }
-            let tc = self.board.as_ref()[to.index()];
-            if let Some(victim) = Piece::from_code(tc) {
-                undo.captured = tc;
-                self.remove(victim, to);
-                if self.rules.variant.drops {
-                    self.add_to_hand(us, self.rules.kind(victim.kind).base);
-                }
-            }
+            undo.captured = self.capture_on(us, to);
             let kind = if m.is_promotion() {
                 self.rules.kind(piece.kind).promotes_to.expect("promotable")
             } else {
@@ -321,6 +307,20 @@ impl<B: BitBoard> Position<B> {
         self.hash ^= self.rules.zobrist_side;
         self.move_number += 1;
         undo
+    }
+
+    /// Takes the piece on `to`, if any, off the board and into the hand of
+    /// `us` where the variant has drops. Returns its code (0: none).
+    #[inline(always)]
+    fn capture_on(&mut self, us: Color, to: Square) -> u8 {
+        let code = self.board.as_ref()[to.index()];
+        if let Some(victim) = Piece::from_code(code) {
+            self.remove(victim, to);
+            if self.rules.variant.drops {
+                self.add_to_hand(us, self.rules.kind(victim.kind).base);
+            }
+        }
+        code
     }
 
     /// Takes back `m`, which must be the last move made.
