@@ -328,19 +328,18 @@ impl BitBoard for Bb320 {
             return Bb320(out);
         }
         if delta >= 0 {
-            for i in words..5 {
-                let src = i - words;
-                out[i] = self.0[src] << bits;
+            for (src, word) in out.iter_mut().skip(words).enumerate() {
+                *word = self.0[src] << bits;
                 if bits != 0 && src > 0 {
-                    out[i] |= self.0[src - 1] >> (64 - bits);
+                    *word |= self.0[src - 1] >> (64 - bits);
                 }
             }
         } else {
-            for i in 0..5 - words {
+            for (i, word) in out.iter_mut().take(5 - words).enumerate() {
                 let src = i + words;
-                out[i] = self.0[src] >> bits;
+                *word = self.0[src] >> bits;
                 if bits != 0 && src + 1 < 5 {
-                    out[i] |= self.0[src + 1] << (64 - bits);
+                    *word |= self.0[src + 1] << (64 - bits);
                 }
             }
         }
