@@ -10,7 +10,7 @@ use crate::{
     MATE_BOUND,
 };
 use banmen_rules::game::declaration_ok;
-use banmen_rules::{BitBoard, EnteringKingRule, Move, MoveList, Position, SfenMode};
+use banmen_rules::{BitBoard, EnteringKingRule, Move, MoveList, Position, SfenMode, VariantName};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
@@ -144,6 +144,8 @@ struct Searcher<'a, B: BitBoard> {
     squares: usize,
     lists: Vec<MoveList>,
     scores: Vec<Vec<i32>>,
+    /// Scratch space for sorting the late moves of a node.
+    sort_buf: Vec<(i32, Move)>,
     pv: Vec<Vec<Move>>,
 }
 
@@ -180,6 +182,7 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
             squares,
             lists: vec![MoveList::new(); MAX_PLY + 2],
             scores: vec![Vec::new(); MAX_PLY + 2],
+            sort_buf: Vec::new(),
             pv: vec![Vec::new(); MAX_PLY + 2],
         }
     }
@@ -293,7 +296,7 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
             if n_moves == 1 && self.limits.movetime.is_none() {
                 return true;
             }
-            if elapsed > b.soft.mul_f64(0.6) {
+            if elapsed > b.soft {
                 return true;
             }
         }
@@ -539,6 +542,13 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
         } else {
             self.eval.evaluate(&self.pos)
         };
+        // Internal iterative reduction: without a table move, a deep node is
+        // probably not worth its full depth (and will have one next time).
+        let depth = if tt_move.is_none() && depth >= 5 {
+            depth - 1
+        } else {
+            depth
+        };
         if !pv_node && !in_check && beta.abs() < MATE_BOUND {
             // Reverse futility: far above beta near the leaves.
             if depth <= 3 && static_eval - 150 * depth >= beta {
@@ -579,12 +589,32 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
         let mut best_move = None;
         let mut quiets_tried: [Move; 32] = [Move::default(); 32];
         let mut n_quiets = 0;
+        // Pruning of quiet moves near the leaves (not at PV nodes, not in check).
+        let prune = !pv_node && !in_check && depth <= 4 && alpha.abs() < MATE_BOUND;
+        let late_limit = 4 + 2 * (depth * depth) as usize;
+        let futile = prune && depth <= 3 && static_eval + 100 + 120 * depth <= alpha;
+        let nine = self.pos.rules().geometry.files == 9;
         for i in 0..moves.len() {
-            let m = pick(&mut moves, &mut scores, i);
+            let m = next_move(&mut moves, &mut scores, i, &mut self.sort_buf);
             let capture = self.is_capture(m);
             let quiet = !capture && !m.is_promotion();
+            let prunable = prune && quiet && i > 0 && (futile || i >= late_limit);
+            let may_check = !nine || self.may_check(m);
+            if prunable && !may_check {
+                if futile {
+                    best = best.max(static_eval + 100 + 120 * depth);
+                }
+                continue;
+            }
             let undo = self.pos.make_move(m);
-            let check = self.pos.in_check();
+            let check = may_check && self.pos.in_check();
+            if prunable && !nine && !check {
+                self.pos.unmake_move(m, undo);
+                if futile {
+                    best = best.max(static_eval + 100 + 120 * depth);
+                }
+                continue;
+            }
             self.stack.push(HistoryEntry {
                 hash: self.pos.hash(),
                 check,
@@ -599,7 +629,14 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
                     r = lmr(depth, i);
                     if pv_node {
                         r -= 1;
+                    } else {
+                        r += 1;
                     }
+                    if Some(m) == self.killers[ply][0] || Some(m) == self.killers[ply][1] {
+                        r -= 1;
+                    }
+                    // History (after the move: the mover is the side not to move).
+                    r -= self.history[self.history_index_for(!self.pos.side_to_move(), m)] / 8192;
                     r = r.clamp(0, new_depth - 1);
                 }
                 let mut s = -self.negamax(new_depth - r, -alpha - 1, -alpha, ply + 1, true);
@@ -664,6 +701,17 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
         if ply >= MAX_PLY {
             return self.eval.evaluate(&self.pos);
         }
+        if let Some(e) = self.tt.probe(self.pos.hash()) {
+            let s = score_from_tt(e.score, ply);
+            let cut = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => s >= beta,
+                Bound::Upper => s <= alpha,
+            };
+            if cut {
+                return s;
+            }
+        }
         let stand_pat = if in_check {
             -INFINITE
         } else {
@@ -675,10 +723,18 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
             s
         };
         let mut moves = std::mem::take(&mut self.lists[ply]);
-        self.pos.legal_moves_into(&mut moves);
-        if moves.is_empty() {
-            self.lists[ply] = moves;
-            return -MATE + ply as i32;
+        let nine = self.pos.rules().geometry.files == 9;
+        let generated = !in_check && nine;
+        if generated {
+            // Shogi and cannon shogi: the captures alone, without generating
+            // every legal move (drops are most of them).
+            self.captures_into(&mut moves);
+        } else {
+            self.pos.legal_moves_into(&mut moves);
+            if moves.is_empty() {
+                self.lists[ply] = moves;
+                return -MATE + ply as i32;
+            }
         }
         if in_check {
             // Evasions without drops: an interposed drop is assumed to hold.
@@ -710,8 +766,14 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
                     continue;
                 }
             }
+            let may_check = !nine || self.may_check(m);
             let undo = self.pos.make_move(m);
-            let check = self.pos.in_check();
+            if generated && self.pos.is_king_attacked(!self.pos.side_to_move()) {
+                // A capture by a pinned piece or a king into check.
+                self.pos.unmake_move(m, undo);
+                continue;
+            }
+            let check = may_check && self.pos.in_check();
             self.stack.push(HistoryEntry {
                 hash: self.pos.hash(),
                 check,
@@ -738,6 +800,73 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
             return 0;
         }
         best
+    }
+
+    /// The board moves that capture (9x9 games: single-step and line movers,
+    /// hops included), promoting whenever they may. Not checked for leaving
+    /// the king attacked: the caller tests that after making the move. Only
+    /// for the quiescence search, whose moves are never played.
+    fn captures_into(&self, out: &mut MoveList) {
+        out.clear();
+        let rules = self.pos.rules();
+        let us = self.pos.side_to_move();
+        let occ = self.pos.occupied();
+        let enemy = self.pos.color_bb(!us);
+        let zone = rules.zone(us);
+        let mut own = self.pos.color_bb(us);
+        while let Some(from) = own.pop() {
+            let kind = self.pos.piece_at(from).expect("own piece").kind;
+            let mut targets = rules.attacks(us, kind, from, occ) & enemy;
+            if targets.is_empty() {
+                continue;
+            }
+            let promotes = rules.kinds[kind.index()].promotes_to.is_some();
+            let from_zone = zone.has(from);
+            while let Some(to) = targets.pop() {
+                let promote = promotes && (from_zone || zone.has(to));
+                out.push(Move::board(from, to, promote));
+            }
+        }
+    }
+
+    /// Whether `m` might give check, without making it (9x9 games only:
+    /// dai dai shogi's lions and hooks are not covered by `attacks`).
+    fn may_check(&self, m: Move) -> bool {
+        let rules = self.pos.rules();
+        let shogi = rules.variant.name == VariantName::Shogi;
+        let us = self.pos.side_to_move();
+        let Some(king) = self.pos.king_square(!us) else {
+            return false;
+        };
+        let Some(piece) = self.pos.moving_piece(m) else {
+            return true;
+        };
+        let mut kind = piece.kind;
+        if m.is_promotion() {
+            kind = rules.kinds[kind.index()]
+                .promotes_to
+                .expect("a promotion");
+        }
+        let to = m.to();
+        if let Some(from) = m.from() {
+            // A discovered check (through the square left): in shogi only
+            // by the first piece seen from the king; cannons hop, so any.
+            if !rules.line(from, king).is_empty()
+                && (!shogi || (rules.between(from, king) & self.pos.occupied()).is_empty())
+            {
+                return true;
+            }
+        }
+        // A new screen for a cannon.
+        if !shogi && !rules.line(to, king).is_empty() {
+            return true;
+        }
+        let mut occ = self.pos.occupied();
+        if let Some(from) = m.from() {
+            occ ^= B::from_square(from);
+        }
+        occ |= B::from_square(to);
+        rules.attacks(us, kind, to, occ).has(king)
     }
 
     fn is_capture(&self, m: Move) -> bool {
@@ -774,7 +903,11 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
     }
 
     fn history_index(&self, m: Move) -> usize {
-        let side = self.pos.side_to_move().index();
+        self.history_index_for(self.pos.side_to_move(), m)
+    }
+
+    fn history_index_for(&self, side: banmen_rules::Color, m: Move) -> usize {
+        let side = side.index();
         let origin = match (m.from(), m.dropped()) {
             (Some(f), _) => f.index(),
             (None, Some(k)) => self.squares + k.index(),
@@ -804,7 +937,13 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
                         .pos
                         .moving_piece(m)
                         .map_or(0, |p| self.eval.order_value(p.kind));
-                    (1 << 28) + victim * 16 - attacker / 16 + if m.is_promotion() { 500 } else { 0 }
+                    let s = victim * 16 - attacker / 16 + if m.is_promotion() { 500 } else { 0 };
+                    if attacker > victim + 50 && self.defended(m) {
+                        // Probably loses material: after the killers.
+                        (1 << 26) + s
+                    } else {
+                        (1 << 28) + s
+                    }
                 } else if m.is_promotion() {
                     (1 << 27) + 1
                 } else if Some(m) == killers[0] {
@@ -848,6 +987,32 @@ fn pick(moves: &mut [Move], scores: &mut [i32], i: usize) -> Move {
     }
     moves.swap(i, best);
     scores.swap(i, best);
+    moves[i]
+}
+
+/// The `i`th move to search: the first few by selection (most nodes cut off
+/// early), then the rest sorted at once (a node that searches every move would
+/// otherwise spend quadratic time picking).
+#[inline]
+fn next_move(
+    moves: &mut [Move],
+    scores: &mut [i32],
+    i: usize,
+    buf: &mut Vec<(i32, Move)>,
+) -> Move {
+    const PICKED: usize = 6;
+    if i < PICKED {
+        return pick(moves, scores, i);
+    }
+    if i == PICKED && moves.len() > PICKED + 1 {
+        buf.clear();
+        buf.extend(scores[i..].iter().copied().zip(moves[i..].iter().copied()));
+        buf.sort_unstable_by(|a, b| b.0.cmp(&a.0));
+        for (j, &(s, m)) in buf.iter().enumerate() {
+            scores[i + j] = s;
+            moves[i + j] = m;
+        }
+    }
     moves[i]
 }
 

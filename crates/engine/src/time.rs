@@ -64,14 +64,17 @@ impl Budget {
         // Assume about 30 more moves of our own to play from the main time.
         let base = left / 30;
         let (soft, hard) = if byoyomi > 0 {
-            // The byoyomi is lost if not used, so use nearly all of it.
+            // The byoyomi is lost if not used, so use nearly all of it: a new
+            // iteration may start until the byoyomi's end (an unfinished one
+            // still improves the move when a better one was found), and only
+            // the share of the main time is spent with care.
             let usable = byoyomi.saturating_sub(MARGIN_MS).max(byoyomi / 2);
-            let soft = base + usable;
+            let soft = base * 6 / 10 + usable;
             let hard = (left / 4 + usable).min(left + usable);
             (soft, hard)
         } else {
             let reserve = left.saturating_sub(MARGIN_MS);
-            let soft = (base + inc * 3 / 4).min(reserve);
+            let soft = ((base + inc * 3 / 4) * 6 / 10).min(reserve);
             let hard = (left / 4 + inc).min(reserve);
             (soft, hard)
         };
