@@ -49,9 +49,11 @@ pub struct MatchArgs {
     #[arg(long, default_value_t = 2)]
     pub games: usize,
     /// Time control: byoyomi=MS, byoyomi=BASE+MS, fischer=BASE+INC,
-    /// movetime=MS, depth=N or nodes=N (times in milliseconds).
-    #[arg(long)]
-    pub tc: String,
+    /// movetime=MS, depth=N or nodes=N (times in milliseconds). Given twice,
+    /// the first is engine 1's and the second engine 2's (e.g. `--tc depth=2
+    /// --tc depth=3` for a depth ladder).
+    #[arg(long = "tc", required = true)]
+    pub tc: Vec<String>,
     /// Openings, one a line: an SFEN, `startpos moves ...` or `sfen ... moves ...`.
     #[arg(long)]
     pub openings: Option<PathBuf>,
@@ -402,7 +404,8 @@ fn load_openings<B: BitBoard>(
 struct Setup {
     variant: VariantName,
     rules_text: Option<String>,
-    tc: Tc,
+    /// Per engine.
+    tc: [Tc; 2],
     tc_text: String,
     entering_king: Option<EnteringKingRule>,
     game_options: GameOptions,
@@ -716,7 +719,10 @@ impl Worker<'_> {
             }
         }
         result.names = [self.name(0), self.name(1)];
-        let mut clocks = [setup.tc.start_clock(); 2];
+        let mut clocks = [
+            setup.tc[engine_of(Color::Black)].start_clock(),
+            setup.tc[engine_of(Color::White)].start_clock(),
+        ];
         while failure.is_none() && game.outcome().is_none() {
             let side = game.position().side_to_move();
             let who = engine_of(side);
@@ -725,8 +731,9 @@ impl Worker<'_> {
                 position.push_str(" moves ");
                 position.push_str(&moves.join(" "));
             }
-            let go = setup.tc.go(clocks);
-            let allowance = setup.tc.allowance(clocks[side.index()]);
+            let tc = &setup.tc[who];
+            let go = tc.go(clocks);
+            let allowance = tc.allowance(clocks[side.index()]);
             let engine = match self.engine(who) {
                 Ok(e) => e,
                 Err(e) => {
@@ -771,7 +778,7 @@ impl Worker<'_> {
             if used > allowance + LATE_SLACK_MS {
                 result.late[who] += 1;
             }
-            clocks[side.index()] = setup.tc.after_move(clocks[side.index()], used);
+            clocks[side.index()] = tc.after_move(clocks[side.index()], used);
             match text.as_str() {
                 "resign" => game.resign(side),
                 "win" => {
@@ -1006,7 +1013,14 @@ pub fn run(args: &MatchArgs) -> Result<(), String> {
             args.engines.len()
         ));
     }
-    let tc = Tc::parse(&args.tc)?;
+    let tc = match args.tc.as_slice() {
+        [one] => {
+            let t = Tc::parse(one)?;
+            [t, t]
+        }
+        [a, b] => [Tc::parse(a)?, Tc::parse(b)?],
+        _ => return Err("give --tc once (both engines) or twice (engine 1's, engine 2's)".into()),
+    };
     let variant: VariantName = args.variant.parse().map_err(|e| format!("{e}"))?;
     let rules_text = args.rules.clone().filter(|r| !r.trim().is_empty());
     let rules =
@@ -1060,7 +1074,7 @@ pub fn run(args: &MatchArgs) -> Result<(), String> {
         variant,
         rules_text,
         tc,
-        tc_text: args.tc.clone(),
+        tc_text: args.tc.join(" vs "),
         entering_king,
         game_options: GameOptions {
             entering_king: entering_king.unwrap_or_default(),

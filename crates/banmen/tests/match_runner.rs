@@ -163,6 +163,53 @@ fn match_against_fake(name: &str, on_go: &str) -> (String, Vec<String>) {
     (stdout, games)
 }
 
+/// `--tc` given twice: each engine gets its own (a depth ladder).
+#[cfg(unix)]
+#[test]
+fn each_engine_may_have_its_own_time_control() {
+    let dir = temp_dir("ladder");
+    let log = dir.join("go.log");
+    // The fake engine logs its `go` lines and resigns.
+    let fake = fake_engine(
+        &dir,
+        &format!("echo \"$line\" >> '{}'; echo 'bestmove resign'", log.display()),
+    );
+    let out = dir.join("records");
+    let engine = banmen_engine();
+    let o = run_match(&[
+        "--engine",
+        &engine,
+        "--engine",
+        &fake,
+        "--variant",
+        "shogi",
+        "--games",
+        "2",
+        "--tc",
+        "depth=1",
+        "--tc",
+        "depth=3",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let stdout = text(&o.stdout);
+    assert!(o.status.success(), "{stdout}\n{}", text(&o.stderr));
+    assert!(stdout.contains("W/D/L (first engine): 2 / 0 / 0"), "{stdout}");
+    let gos = std::fs::read_to_string(&log).unwrap();
+    assert!(gos.lines().count() >= 1, "{gos}");
+    assert!(gos.lines().all(|l| l == "go depth 3"), "{gos}");
+    let summary = std::fs::read_to_string(out.join("summary.txt")).unwrap();
+    assert!(summary.contains("depth=1 vs depth=3"), "{summary}");
+    // Three are too many.
+    let o = run_match(&[
+        "--engine", &engine, "--engine", &engine, "--variant", "shogi", "--tc", "depth=1",
+        "--tc", "depth=2", "--tc", "depth=3",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("--tc once"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[cfg(unix)]
 #[test]
 fn an_engine_that_plays_an_illegal_move_loses() {

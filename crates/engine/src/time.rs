@@ -68,7 +68,10 @@ impl Budget {
             // iteration may start until the byoyomi's end (an unfinished one
             // still improves the move when a better one was found), and only
             // the share of the main time is spent with care.
-            let usable = byoyomi.saturating_sub(MARGIN_MS).max(byoyomi / 2);
+            // A short byoyomi keeps a smaller margin (a fixed 60 ms would be
+            // 20% of a 300 ms byoyomi).
+            let margin = (byoyomi / 8).clamp(25, MARGIN_MS);
+            let usable = byoyomi.saturating_sub(margin).max(byoyomi / 2);
             let soft = base * 6 / 10 + usable;
             let hard = (left / 4 + usable).min(left + usable);
             (soft, hard)
