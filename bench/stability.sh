@@ -19,6 +19,8 @@
 #   CONCURRENCY    games at the same time (default 1)
 #   OUT            where the records go (default bench/out/stability-<time>)
 #   SKIP_BUILD=1   use the existing target/release/banmen
+#   BANMEN         the banmen binary to run (default target/release/banmen; e.g. a
+#                  copy, so a rebuild during a long run does not change it)
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -32,7 +34,7 @@ OPENING_PLIES="${OPENING_PLIES:-4}"
 SEED="${SEED:-1}"
 CONCURRENCY="${CONCURRENCY:-1}"
 OUT="${OUT:-bench/out/stability-$(date -u +%Y%m%d-%H%M%S)}"
-BANMEN=target/release/banmen
+BANMEN="${BANMEN:-target/release/banmen}"
 
 log() { echo "== $*" >&2; }
 

@@ -172,7 +172,10 @@ fn each_engine_may_have_its_own_time_control() {
     // The fake engine logs its `go` lines and resigns.
     let fake = fake_engine(
         &dir,
-        &format!("echo \"$line\" >> '{}'; echo 'bestmove resign'", log.display()),
+        &format!(
+            "echo \"$line\" >> '{}'; echo 'bestmove resign'",
+            log.display()
+        ),
     );
     let out = dir.join("records");
     let engine = banmen_engine();
@@ -194,7 +197,10 @@ fn each_engine_may_have_its_own_time_control() {
     ]);
     let stdout = text(&o.stdout);
     assert!(o.status.success(), "{stdout}\n{}", text(&o.stderr));
-    assert!(stdout.contains("W/D/L (first engine): 2 / 0 / 0"), "{stdout}");
+    assert!(
+        stdout.contains("W/D/L (first engine): 2 / 0 / 0"),
+        "{stdout}"
+    );
     let gos = std::fs::read_to_string(&log).unwrap();
     assert!(gos.lines().count() >= 1, "{gos}");
     assert!(gos.lines().all(|l| l == "go depth 3"), "{gos}");
@@ -202,8 +208,18 @@ fn each_engine_may_have_its_own_time_control() {
     assert!(summary.contains("depth=1 vs depth=3"), "{summary}");
     // Three are too many.
     let o = run_match(&[
-        "--engine", &engine, "--engine", &engine, "--variant", "shogi", "--tc", "depth=1",
-        "--tc", "depth=2", "--tc", "depth=3",
+        "--engine",
+        &engine,
+        "--engine",
+        &engine,
+        "--variant",
+        "shogi",
+        "--tc",
+        "depth=1",
+        "--tc",
+        "depth=2",
+        "--tc",
+        "depth=3",
     ]);
     assert_eq!(o.status.code(), Some(2));
     assert!(text(&o.stderr).contains("--tc once"));

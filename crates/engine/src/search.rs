@@ -843,9 +843,7 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
         };
         let mut kind = piece.kind;
         if m.is_promotion() {
-            kind = rules.kinds[kind.index()]
-                .promotes_to
-                .expect("a promotion");
+            kind = rules.kinds[kind.index()].promotes_to.expect("a promotion");
         }
         let to = m.to();
         if let Some(from) = m.from() {
@@ -994,12 +992,7 @@ fn pick(moves: &mut [Move], scores: &mut [i32], i: usize) -> Move {
 /// early), then the rest sorted at once (a node that searches every move would
 /// otherwise spend quadratic time picking).
 #[inline]
-fn next_move(
-    moves: &mut [Move],
-    scores: &mut [i32],
-    i: usize,
-    buf: &mut Vec<(i32, Move)>,
-) -> Move {
+fn next_move(moves: &mut [Move], scores: &mut [i32], i: usize, buf: &mut Vec<(i32, Move)>) -> Move {
     const PICKED: usize = 6;
     if i < PICKED {
         return pick(moves, scores, i);
@@ -1007,7 +1000,7 @@ fn next_move(
     if i == PICKED && moves.len() > PICKED + 1 {
         buf.clear();
         buf.extend(scores[i..].iter().copied().zip(moves[i..].iter().copied()));
-        buf.sort_unstable_by(|a, b| b.0.cmp(&a.0));
+        buf.sort_unstable_by_key(|a| std::cmp::Reverse(a.0));
         for (j, &(s, m)) in buf.iter().enumerate() {
             scores[i + j] = s;
             moves[i + j] = m;
