@@ -53,7 +53,9 @@ async function newGame(page, { variant = "shogi", opponent = "engine", side = "b
 const state = (page) => page.evaluate(() => ui.game);
 const moveCount = (page) => page.locator("#moves li").count();
 async function waitMoves(page, n) {
-  await page.waitForFunction((n) => document.querySelectorAll("#moves li").length === n, n);
+  // Generous: the engine answers in its movetime, but a loaded 2-core CI
+  // machine can make the page (289 squares for dai dai) slow to redraw.
+  await page.waitForFunction((n) => document.querySelectorAll("#moves li").length === n, n, { timeout: 30000 });
 }
 async function clickSq(page, sq) { await page.click(`#board rect[data-sq="${sq}"]`); }
 
