@@ -29,7 +29,7 @@ after(async () => { await browser?.close(); });
 async function newPage(viewport = { width: 1366, height: 900 }) {
   const context = await browser.newContext({ viewport });
   const page = await context.newPage();
-  page.setDefaultTimeout(10000);
+  page.setDefaultTimeout(30000); // generous for a loaded 2-core machine
   page.errors = [];
   page.on("pageerror", (e) => page.errors.push(e.message));
   await page.goto(URL_);
