@@ -258,19 +258,7 @@ mod tests {
         root().join("../crates/rules/tests/data").join(name)
     }
 
-    /// xorshift64*: deterministic, no dependency.
-    struct Rng(u64);
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 >> 12;
-            self.0 ^= self.0 << 25;
-            self.0 ^= self.0 >> 27;
-            self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-        }
-        fn below(&mut self, n: usize) -> usize {
-            (self.next() % n.max(1) as u64) as usize
-        }
-    }
+    use banmen_rules::testing::XorShift as Rng;
 
     const INTERESTING: &[u8] = b"0123456789+-*/ bwKkPpLlNnSsGgBbRrXx\0\xff\xc3";
 
@@ -305,7 +293,7 @@ mod tests {
         for input in inputs {
             check(input);
         }
-        let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+        let mut rng = Rng::new(0x9E37_79B9_7F4A_7C15);
         for _ in 0..mutations {
             let base = &inputs[rng.below(inputs.len())];
             check(&mutate(&mut rng, base));
@@ -434,7 +422,7 @@ mod tests {
         for input in &inputs {
             check_record(input, format);
         }
-        let mut rng = Rng(0x2545_F491_4F6C_DD1D ^ target.len() as u64);
+        let mut rng = Rng::new(0x2545_F491_4F6C_DD1D ^ target.len() as u64);
         for _ in 0..mutations {
             let base = &inputs[rng.below(inputs.len())];
             check_record(&mutate_record(&mut rng, base), format);

@@ -100,19 +100,7 @@ fn converts_dai_dai_shogi_through_csa_kif_and_western() {
     assert_eq!(usi, line);
 }
 
-/// xorshift64*: deterministic random games without a dependency.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
+use banmen_rules::testing::XorShift as Rng;
 
 /// A random standard shogi game made with the rules crate: every fifth from a
 /// handicap, 10 to 200 plies, half of the moves drawn from the captures,
@@ -121,7 +109,7 @@ impl Rng {
 fn random_game(seed: u64) -> String {
     use banmen_rules::{rules_9x9, Move, Position, SfenMode, Variant, VariantName};
     let rules = rules_9x9(VariantName::Shogi).expect("shogi");
-    let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+    let mut rng = Rng::new(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
     let variant = Variant::standard();
     let start = if seed % 5 == 4 {
         let h = &variant.handicaps[rng.below(variant.handicaps.len())];

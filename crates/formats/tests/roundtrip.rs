@@ -229,19 +229,7 @@ fn cannon_shogi_in_every_format() {
     );
 }
 
-/// xorshift64*: deterministic random games without a dependency.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
+use banmen_rules::testing::XorShift as Rng;
 
 /// Random legal moves, biased toward double moves, captures and promotions so
 /// that the short games reach the notations' special cases.
@@ -251,7 +239,7 @@ fn random_moves<B: BitBoard>(
     seed: u64,
     plies: usize,
 ) -> Vec<String> {
-    let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+    let mut rng = Rng::new(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
     let mut pos = Position::from_sfen(rules, start, SfenMode::Strict).expect("start");
     let mut out = Vec::new();
     for _ in 0..plies {

@@ -25,6 +25,8 @@ pub mod position;
 pub mod rules;
 pub mod sfen;
 pub mod square;
+#[doc(hidden)]
+pub mod testing;
 pub mod usi;
 pub mod variant;
 
