@@ -17,8 +17,23 @@ const HAND_BONUS_PERCENT: i32 = 115;
 /// The side to move's advantage of having the move.
 const TEMPO: i32 = 20;
 
-/// Values of standard shogi's pieces (P L N S G B R and promoted forms).
-const STANDARD: [(&str, i32); 13] = [
+/// Values of standard shogi's pieces (P L N S G B R and promoted forms), and
+/// of cannon shogi's cannons: mobility counts only the squares a piece may
+/// capture on, which undervalues the cannons (a gold cannon moves as a rook
+/// but captures only by hopping) to about a pawn each. By analogy: the gold
+/// cannon (mRcpR) below a rook, the copper cannon (mBcpB) below a bishop, the
+/// hop-only silver (pR) and iron (pB) cannons below those, and their
+/// promotions (a rook or bishop mover that also hops and steps) near a
+/// promoted rook or bishop.
+const STANDARD: [(&str, i32); 21] = [
+    ("U", 560),
+    ("A", 420),
+    ("C", 480),
+    ("I", 340),
+    ("+U", 850),
+    ("+A", 850),
+    ("+C", 780),
+    ("+I", 780),
     ("P", 90),
     ("L", 260),
     ("N", 290),
