@@ -109,6 +109,47 @@ struct Entry {
     updated: i64,
 }
 
+/// What a game is, as stored in its row: the game, rules, start and players.
+struct Head {
+    variant: String,
+    rules: String,
+    handicap: Option<String>,
+    start_sfen: String,
+    players: [Player; 2],
+}
+
+impl Entry {
+    /// A game before its moves are pushed (new, imported or loaded at start-up).
+    fn new(
+        id: i64,
+        head: Head,
+        tokens: [Option<String>; 2],
+        game: AnyGame,
+        created: i64,
+        updated: i64,
+    ) -> Entry {
+        Entry {
+            id,
+            variant: head.variant,
+            rules: head.rules,
+            handicap: head.handicap,
+            start_sfen: head.start_sfen,
+            players: head.players,
+            tokens,
+            game,
+            generation: 0,
+            control: None,
+            usi: Vec::new(),
+            western: Vec::new(),
+            japanese: Vec::new(),
+            times: Vec::new(),
+            turn_started: Instant::now(),
+            created,
+            updated,
+        }
+    }
+}
+
 #[derive(Debug)]
 struct Snapshot {
     game: AnyGame,
@@ -560,25 +601,14 @@ fn insert_game(s: &Shared, new: NewGame) -> Result<Response, ApiError> {
     let game = new_game(&new.variant, &new.rules, &new.start_sfen).map_err(bad)?;
     let tokens = new.players.map(|p| (p == Player::Human).then(new_token));
     let created = now_secs();
-    let mut entry = Entry {
-        id: 0,
+    let head = Head {
         variant: new.variant,
         rules: new.rules,
         handicap: new.handicap,
         start_sfen: new.start_sfen,
         players: new.players,
-        tokens: tokens.clone(),
-        game,
-        generation: 0,
-        control: None,
-        usi: Vec::new(),
-        western: Vec::new(),
-        japanese: Vec::new(),
-        times: Vec::new(),
-        turn_started: Instant::now(),
-        created,
-        updated: created,
     };
+    let mut entry = Entry::new(0, head, tokens.clone(), game, created, created);
     for (i, m) in new.moves.iter().enumerate() {
         entry
             .push_move(m, 0)

@@ -1,12 +1,11 @@
 //! The games in SQLite: the schema, reading every game back at start-up, and
 //! storing moves and results in one transaction per change.
 
-use crate::{color_from, color_name, new_game, now_secs, with_game, Entry, Player};
+use crate::{color_from, color_name, new_game, now_secs, with_game, Entry, Head, Player};
 use banmen_rules::Reason;
 use rusqlite::{params, Connection, Transaction};
 use std::collections::BTreeMap;
 use std::path::Path as FsPath;
-use std::time::Instant;
 
 pub(crate) fn open_db(path: &FsPath) -> Result<Connection, String> {
     let conn = Connection::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -114,25 +113,21 @@ pub(crate) fn load_games(conn: &Connection) -> Result<BTreeMap<i64, Entry>, Stri
             .and_then(|it| it.collect())
             .map_err(|e| e.to_string())?;
         let player = |s: &str| serde_json::from_str::<Player>(s).unwrap_or(Player::Human);
-        let mut entry = Entry {
-            id,
+        let head = Head {
             variant,
             rules,
             handicap,
             start_sfen: sfen,
             players: [player(&black), player(&white)],
-            tokens: [bt, wt],
-            game,
-            generation: 0,
-            control: None,
-            usi: Vec::new(),
-            western: Vec::new(),
-            japanese: Vec::new(),
-            times: Vec::new(),
-            turn_started: Instant::now(),
-            created,
-            updated: updated.unwrap_or(created),
         };
+        let mut entry = Entry::new(
+            id,
+            head,
+            [bt, wt],
+            game,
+            created,
+            updated.unwrap_or(created),
+        );
         for (i, (m, ms)) in moves.iter().enumerate() {
             if let Err(e) = entry.push_move(m, ms.unwrap_or(0).max(0) as u64) {
                 eprintln!("banmen serve: game {id} move {} ({m}): {e}", i + 1);
