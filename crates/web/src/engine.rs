@@ -1,7 +1,7 @@
 //! Engine sides: a banmen search on a blocking thread for the side to move,
 //! its move played through the same path as a person's.
 
-use crate::{change, err, internal, store, with_game, AnyGame, ApiError, Entry, Player, Shared};
+use crate::{change, err, store_or_restore, with_game, AnyGame, ApiError, Entry, Player, Shared};
 use axum::http::StatusCode;
 use banmen_engine::{
     search, BestMove, Control, Evaluator, HistoryEntry, Limits, SearchOptions, Table,
@@ -99,11 +99,7 @@ pub(crate) fn spawn_engine(s: Shared, job: EngineJob) {
                 }
                 None => with_game!(&mut e.game, g => g.resign(mover)),
             }
-            if let Err(dbe) = store(conn, e, job.ply + 1) {
-                e.restore(saved);
-                return Err(internal(dbe));
-            }
-            Ok(())
+            store_or_restore(conn, e, job.ply + 1, saved)
         });
         if let Err(ApiError(code, msg)) = result {
             if code != StatusCode::CONFLICT {

@@ -272,6 +272,20 @@ fn err(status: StatusCode, msg: impl Into<String>) -> ApiError {
     ApiError(status, msg.into())
 }
 
+/// Stores the game's moves from ply `from` on; when the database refuses,
+/// puts the game back as `saved` had it, so memory and disk keep agreeing.
+fn store_or_restore(
+    conn: &mut Connection,
+    e: &mut Entry,
+    from: usize,
+    saved: Snapshot,
+) -> Result<(), ApiError> {
+    store(conn, e, from).map_err(|dbe| {
+        e.restore(saved);
+        internal(dbe)
+    })
+}
+
 fn internal(e: impl std::fmt::Display) -> ApiError {
     err(StatusCode::INTERNAL_SERVER_ERROR, format!("storage: {e}"))
 }
@@ -845,11 +859,7 @@ async fn undo(
             for _ in 0..k {
                 e.pop_move();
             }
-            if let Err(dbe) = store(conn, e, n - k + 1) {
-                e.restore(saved);
-                return Err(internal(dbe));
-            }
-            Ok(())
+            store_or_restore(conn, e, n - k + 1, saved)
         })
     })
 }
@@ -867,10 +877,8 @@ async fn resign(
             }
             let saved = e.snapshot();
             with_game!(&mut e.game, g => g.resign(me));
-            if let Err(dbe) = store(conn, e, e.ply() + 1) {
-                e.restore(saved);
-                return Err(internal(dbe));
-            }
+            let from = e.ply() + 1;
+            store_or_restore(conn, e, from, saved)?;
             e.stop_engine();
             Ok(())
         })
