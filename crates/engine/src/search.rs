@@ -526,13 +526,7 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
         let tt_move = entry.and_then(|e| e.best);
         if let Some(e) = entry {
             if !pv_node && e.depth >= depth {
-                let s = score_from_tt(e.score, ply);
-                let cut = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => s >= beta,
-                    Bound::Upper => s <= alpha,
-                };
-                if cut {
+                if let Some(s) = tt_cutoff(&e, ply, alpha, beta) {
                     return s;
                 }
             }
@@ -701,16 +695,12 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
         if ply >= MAX_PLY {
             return self.eval.evaluate(&self.pos);
         }
-        if let Some(e) = self.tt.probe(self.pos.hash()) {
-            let s = score_from_tt(e.score, ply);
-            let cut = match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => s >= beta,
-                Bound::Upper => s <= alpha,
-            };
-            if cut {
-                return s;
-            }
+        if let Some(s) = self
+            .tt
+            .probe(self.pos.hash())
+            .and_then(|e| tt_cutoff(&e, ply, alpha, beta))
+        {
+            return s;
         }
         let stand_pat = if in_check {
             -INFINITE
@@ -1024,6 +1014,18 @@ fn score_to_tt(s: i32, ply: usize) -> i32 {
     } else {
         s
     }
+}
+
+/// The table's score for this node when its bound settles the window
+/// (exact, at least `beta` or at most `alpha`).
+fn tt_cutoff(e: &crate::tt::Entry, ply: usize, alpha: i32, beta: i32) -> Option<i32> {
+    let s = score_from_tt(e.score, ply);
+    let cut = match e.bound {
+        Bound::Exact => true,
+        Bound::Lower => s >= beta,
+        Bound::Upper => s <= alpha,
+    };
+    cut.then_some(s)
 }
 
 fn score_from_tt(s: i32, ply: usize) -> i32 {
