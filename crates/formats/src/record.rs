@@ -101,28 +101,28 @@ impl EndReason {
         }
     }
 
+    /// Every reason, in declaration order.
+    pub const ALL: [EndReason; 15] = [
+        EndReason::Resignation,
+        EndReason::Checkmate,
+        EndReason::NoLegalMoves,
+        EndReason::Repetition,
+        EndReason::PerpetualCheck,
+        EndReason::Declaration,
+        EndReason::Impasse,
+        EndReason::Try,
+        EndReason::MaxMoves,
+        EndReason::Abort,
+        EndReason::IllegalMove,
+        EndReason::Timeout,
+        EndReason::KingCaptured,
+        EndReason::PerpetualChase,
+        EndReason::Draw,
+    ];
+
     /// Parses [`EndReason::as_str`].
     pub fn parse(s: &str) -> Option<EndReason> {
-        use EndReason::*;
-        [
-            Resignation,
-            Checkmate,
-            NoLegalMoves,
-            Repetition,
-            PerpetualCheck,
-            Declaration,
-            Impasse,
-            Try,
-            MaxMoves,
-            Abort,
-            IllegalMove,
-            Timeout,
-            KingCaptured,
-            PerpetualChase,
-            Draw,
-        ]
-        .into_iter()
-        .find(|r| r.as_str() == s)
+        Self::ALL.into_iter().find(|r| r.as_str() == s)
     }
 }
 
@@ -325,4 +325,17 @@ pub(crate) fn replay<B: BitBoard>(
 pub(crate) fn sfen_sans_number(sfen: &str) -> String {
     let fields: Vec<&str> = sfen.split_whitespace().collect();
     fields.iter().take(3).copied().collect::<Vec<_>>().join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::EndReason;
+
+    #[test]
+    fn every_end_reason_name_parses_back() {
+        for r in EndReason::ALL {
+            assert_eq!(EndReason::parse(r.as_str()), Some(r));
+        }
+        assert_eq!(EndReason::parse("no-such-ending"), None);
+    }
 }
