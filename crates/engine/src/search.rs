@@ -718,7 +718,7 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
         if generated {
             // Shogi and cannon shogi: the captures alone, without generating
             // every legal move (drops are most of them).
-            self.captures_into(&mut moves);
+            self.pos.capture_moves_into(&mut moves);
         } else {
             self.pos.legal_moves_into(&mut moves);
             if moves.is_empty() {
@@ -790,33 +790,6 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
             return 0;
         }
         best
-    }
-
-    /// The board moves that capture (9x9 games: single-step and line movers,
-    /// hops included), promoting whenever they may. Not checked for leaving
-    /// the king attacked: the caller tests that after making the move. Only
-    /// for the quiescence search, whose moves are never played.
-    fn captures_into(&self, out: &mut MoveList) {
-        out.clear();
-        let rules = self.pos.rules();
-        let us = self.pos.side_to_move();
-        let occ = self.pos.occupied();
-        let enemy = self.pos.color_bb(!us);
-        let zone = rules.zone(us);
-        let mut own = self.pos.color_bb(us);
-        while let Some(from) = own.pop() {
-            let kind = self.pos.piece_at(from).expect("own piece").kind;
-            let mut targets = rules.attacks(us, kind, from, occ) & enemy;
-            if targets.is_empty() {
-                continue;
-            }
-            let promotes = rules.kinds[kind.index()].promotes_to.is_some();
-            let from_zone = zone.has(from);
-            while let Some(to) = targets.pop() {
-                let promote = promotes && (from_zone || zone.has(to));
-                out.push(Move::board(from, to, promote));
-            }
-        }
     }
 
     /// Whether `m` might give check, without making it (9x9 games only:

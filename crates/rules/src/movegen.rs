@@ -553,6 +553,30 @@ impl<B: BitBoard> Position<B> {
         }
     }
 
+    /// The board moves that capture in one move (steps, slides and hops; not
+    /// lion double moves or hook moves), promoting whenever the piece may, for
+    /// a quiescence search. Pseudo-legal: a move may leave the king attacked,
+    /// which the caller tests after making it. `out` is cleared first.
+    pub fn capture_moves_into(&self, out: &mut MoveList) {
+        out.clear();
+        let r = self.rules;
+        let us = self.side;
+        let occ = self.occupied();
+        let enemy = self.by_color[(!us).index()];
+        let zone = r.zone[us.index()];
+        let mut own = self.by_color[us.index()];
+        while let Some(from) = own.pop() {
+            let kind = self.piece_at(from).expect("own piece").kind;
+            let mut targets = r.attacks(us, kind, from, occ) & enemy;
+            let promotes = r.kinds[kind.index()].promotes_to.is_some();
+            let from_zone = zone.has(from);
+            while let Some(to) = targets.pop() {
+                let promote = promotes && (r.promote_on_capture || from_zone || zone.has(to));
+                out.push(Move::board(from, to, promote));
+            }
+        }
+    }
+
     /// Whether the side to move has any legal move.
     pub fn has_legal_move(&self) -> bool {
         if self.rules.simple {

@@ -155,6 +155,33 @@ proptest! {
             prop_assert_eq!(pos.has_legal_move(), !moves.is_empty());
             // The bulk counter agrees with the list.
             prop_assert_eq!(pos.count_legal_moves(), moves.len() as u64, "{}", pos.to_sfen());
+            // The capture generator gives every legal capture (with its
+            // promotion where the piece may promote) and nothing else legal.
+            let captures = pos.legal_moves().into_iter().filter(|&m| {
+                m.from().is_some() && pos.piece_at(m.to()).is_some()
+            });
+            let mut listed = Vec::new();
+            pos.capture_moves_into(&mut listed);
+            let mut scratch = pos.clone();
+            let legal_listed: BTreeSet<Move> = listed
+                .into_iter()
+                .filter(|&m| {
+                    let undo = scratch.make_move(m);
+                    let ok = !scratch.is_king_attacked(!scratch.side_to_move());
+                    scratch.unmake_move(m, undo);
+                    ok
+                })
+                .collect();
+            for m in captures {
+                let promoting = pos.rules().kind(pos.piece_at(m.from().unwrap()).unwrap().kind).promotes_to.is_some()
+                    && pos.legal_moves().contains(&Move::board(m.from().unwrap(), m.to(), true));
+                if m.is_promotion() == promoting {
+                    prop_assert!(legal_listed.contains(&m), "{}: capture {} missing", pos.to_sfen(), pos.move_to_usi(m));
+                }
+            }
+            for &m in &legal_listed {
+                prop_assert!(moves.contains(&m), "{}: {} is not legal", pos.to_sfen(), pos.move_to_usi(m));
+            }
             Ok(())
         })?;
     }
