@@ -8,6 +8,7 @@ mod perft;
 mod play;
 mod play_board;
 mod setup;
+mod tune;
 mod usi;
 
 use clap::{Parser, Subcommand};
@@ -37,6 +38,8 @@ enum Command {
     Convert(convert::ConvertArgs),
     /// Play at the terminal against the engine or a second person.
     Play(play::PlayArgs),
+    /// Fit the evaluation's parameters to `banmen selfplay` data.
+    Tune(tune::TuneArgs),
     /// Serve the web board and its JSON API (games kept in SQLite).
     Serve(ServeArgs),
 }
@@ -62,6 +65,7 @@ fn main() -> ExitCode {
         Command::Show(args) => setup::show(&args),
         Command::Usi => usi::run(),
         Command::Bench(args) => bench::run(&args),
+        Command::Tune(args) => tune::run(&args),
         Command::Match(args) => matchrun::run(&args),
         Command::Convert(args) => convert::run(&args),
         Command::Play(args) => play::run(&args),

@@ -1,21 +1,47 @@
-//! Static evaluation: material on the board and in hand, placement, and king
-//! safety, from the side to move's point of view, in centipawns.
+//! Static evaluation, from the side to move's point of view, in centipawns.
 //!
-//! Values come from tables built once per rule set. Standard shogi's pieces on
-//! 9x9 boards take the values engines use (Bonanza's, rounded); every other
-//! kind — cannons, and all of dai dai shogi — is valued by its mobility: the
-//! average number of squares it attacks from every square of the board, on an
-//! empty board and on a sparsely filled one (so that hoppers, which need a
-//! screen, are not valued at zero).
+//! The evaluation is linear in its parameters: a position activates a set of
+//! features (a piece of a kind on a square, a piece near its own or the enemy
+//! king, the n-th piece of a kind in hand, pieces in hand against an open
+//! enemy king, the move), each with a count, and the score is the sum of the
+//! counts times the parameters. [`Evaluator::features`] lists the features of
+//! a position, so a tuner ([`crate::tune`]) can fit the parameters to game
+//! data with the very code the search uses.
+//!
+//! The features, for a piece of colour `c` and kind `k` (coordinates seen from
+//! `c`'s side, files mirrored onto one half of the board):
+//! - `mat k`: its material;
+//! - `psq k i`: its square (9x9 boards: rank and mirrored file together;
+//!   larger boards: `rank k r` and `file k f` separately, which fit in far
+//!   fewer parameters);
+//! - `kpo k i` / `kpe k i`: its offset from its own / the enemy king, within
+//!   three squares (rank offset and mirrored file offset): defenders and attackers;
+//! - `hand k n`: the n-th piece of base kind `k` in hand (capped at 8);
+//! - `handx k`: pieces of kind `k` in hand (up to 2) times the empty squares
+//!   around the enemy king (drop threats);
+//! - `tempo`: having the move.
+//!
+//! Parameters start from values built from the rule tables (standard shogi's
+//! pieces take the values engines use; every other kind is valued by its
+//! mobility) and are replaced by the tuned values of `params/<game>.txt`
+//! where that file names them.
 
-use banmen_rules::{BitBoard, Color, Kind, Position, Rules, Square};
+use banmen_rules::{BitBoard, Color, Kind, Position, Rules, Square, VariantName};
 
-/// Extra value of a piece in hand over the same piece on the board: a piece in
-/// hand can be dropped anywhere.
+/// Extra value of a piece in hand over the same piece on the board (initial values).
 const HAND_BONUS_PERCENT: i32 = 115;
 
-/// The side to move's advantage of having the move.
+/// The initial value of having the move.
 const TEMPO: i32 = 20;
+
+/// Pieces of one kind in hand that have a value of their own.
+const HAND_CAP: usize = 8;
+
+/// How far from a king a piece counts as near it.
+const KING_REACH: i32 = 3;
+
+/// Offsets near a king: rank offset -3..=3 by mirrored file offset 0..=3.
+const NEAR: usize = ((2 * KING_REACH + 1) * (KING_REACH + 1)) as usize;
 
 /// Values of standard shogi's pieces (P L N S G B R and promoted forms), and
 /// of cannon shogi's cannons: mobility counts only the squares a piece may
@@ -49,29 +75,144 @@ const STANDARD: [(&str, i32); 21] = [
     ("+R", 1030),
 ];
 
+/// The tuned parameters shipped for each game (`name value` lines).
+fn shipped_params(name: VariantName) -> &'static str {
+    match name {
+        VariantName::Shogi => include_str!("../params/shogi.txt"),
+        VariantName::CannonShogi => include_str!("../params/cannonshogi.txt"),
+        VariantName::DaiDaiShogi => include_str!("../params/daidaishogi.txt"),
+    }
+}
+
+/// Where each group of features starts in the parameter vector.
+#[derive(Clone, Copy, Debug)]
+struct Layout {
+    kinds: usize,
+    n_base: usize,
+    /// Squares per kind in `psq` (9x9: ranks x mirrored files; larger: ranks + mirrored files).
+    psq_per_kind: usize,
+    /// Whether `psq` is one table of squares (9x9) or rank and file tables.
+    joint: bool,
+    half_files: usize,
+    mat: usize,
+    psq: usize,
+    kpo: usize,
+    kpe: usize,
+    hand: usize,
+    handx: usize,
+    tempo: usize,
+    len: usize,
+}
+
+impl Layout {
+    fn new<B: BitBoard>(rules: &Rules<B>) -> Layout {
+        let g = rules.geometry;
+        let kinds = rules.kinds.len();
+        let n_base = rules.n_base;
+        let half_files = (g.files as usize).div_ceil(2);
+        let joint = g.files <= 9;
+        let psq_per_kind = if joint {
+            g.ranks as usize * half_files
+        } else {
+            g.ranks as usize + half_files
+        };
+        let mat = 0;
+        let psq = mat + kinds;
+        let kpo = psq + kinds * psq_per_kind;
+        let kpe = kpo + kinds * NEAR;
+        let hand = kpe + kinds * NEAR;
+        let handx = hand + n_base * HAND_CAP;
+        let tempo = handx + n_base;
+        Layout {
+            kinds,
+            n_base,
+            psq_per_kind,
+            joint,
+            half_files,
+            mat,
+            psq,
+            kpo,
+            kpe,
+            hand,
+            handx,
+            tempo,
+            len: tempo + 1,
+        }
+    }
+}
+
+/// Receives the features of a position (`count` from Black's point of view).
+trait Sink {
+    fn add(&mut self, index: usize, count: i32);
+}
+
+/// Sums parameters: the evaluation itself.
+struct Sum<'a> {
+    weights: &'a [i32],
+    total: i32,
+}
+
+impl Sink for Sum<'_> {
+    #[inline(always)]
+    fn add(&mut self, index: usize, count: i32) {
+        self.total += count * self.weights[index];
+    }
+}
+
+/// Lists features: what a tuner needs.
+struct Collect(Vec<(u32, i32)>);
+
+impl Sink for Collect {
+    fn add(&mut self, index: usize, count: i32) {
+        self.0.push((index as u32, count));
+    }
+}
+
+/// A square seen from one side: rank counted from that side's far edge
+/// (0 = the enemy's back rank), file mirrored onto one half.
+#[derive(Clone, Copy, Debug, Default)]
+struct Seen {
+    rank: i8,
+    /// File from that side's point of view (0-based).
+    file: i8,
+    /// Mirrored file (0 = edge, half_files - 1 = centre).
+    half: i8,
+}
+
 /// Tables for evaluating positions of one rule set.
 #[derive(Debug)]
 pub struct Evaluator<B: BitBoard> {
     rules: &'static Rules<B>,
-    kinds: usize,
-    squares: usize,
-    /// Board value of each kind (kings: 0).
+    layout: Layout,
+    weights: Vec<i32>,
+    /// Board value of each kind for exchanges and ordering (kings: 0).
     value: Vec<i32>,
-    /// Value of each base kind in hand.
-    hand_value: Vec<i32>,
-    /// `[(color * kinds + kind) * squares + sq]`: material plus placement, from
-    /// Black's point of view.
-    psq: Vec<i32>,
-    /// Squares within two king steps of each square.
-    king_zone: Vec<B>,
+    /// `[color * squares + sq]`.
+    seen: Vec<Seen>,
+    /// The eight neighbours of each square.
+    neighbours: Vec<B>,
+    /// `[(color * kinds + kind) * squares + sq]`: material and square
+    /// together, signed (Black +), for the fast path of [`Self::evaluate`].
+    board: Vec<i32>,
+    /// `[(color * squares + king) * squares + sq]`: the near-king offset index
+    /// of a piece of `color` on `sq` from a king on `king`, or `u8::MAX`.
+    near: Vec<u8>,
 }
 
 impl<B: BitBoard> Evaluator<B> {
-    /// Builds the tables for `rules` (a few milliseconds even for dai dai shogi).
+    /// Builds the tables for `rules` with the shipped parameters of its game
+    /// (a few milliseconds even for dai dai shogi).
     pub fn new(rules: &'static Rules<B>) -> Evaluator<B> {
+        let mut e = Evaluator::untuned(rules);
+        e.load(shipped_params(rules.variant.name));
+        e
+    }
+
+    /// Builds the tables with the initial parameters only (what tuning starts from).
+    pub fn untuned(rules: &'static Rules<B>) -> Evaluator<B> {
         let g = rules.geometry;
         let squares = g.squares();
-        let kinds = rules.kinds.len();
+        let layout = Layout::new(rules);
         let nine = g.files == 9;
         // A fixed sparse filling: every third diagonal.
         let mut sparse = B::EMPTY;
@@ -80,7 +221,7 @@ impl<B: BitBoard> Evaluator<B> {
                 sparse.set(sq);
             }
         }
-        let mut value = vec![0i32; kinds];
+        let mut value = vec![0i32; layout.kinds];
         for (k, info) in rules.kinds.iter().enumerate() {
             if info.royal {
                 continue;
@@ -104,34 +245,46 @@ impl<B: BitBoard> Evaluator<B> {
                 }
             };
         }
-        let hand_value = (0..rules.n_base)
-            .map(|k| value[k] * HAND_BONUS_PERCENT / 100)
-            .collect();
-        let mut king_zone = Vec::with_capacity(squares);
+        let mut seen = vec![Seen::default(); 2 * squares];
+        let half = layout.half_files as i32;
+        for c in Color::ALL {
+            for sq in g.all() {
+                let (file, rank) = match c {
+                    Color::Black => (g.file(sq) - 1, g.rank(sq)),
+                    Color::White => (g.files as i32 - g.file(sq), g.ranks as i32 - 1 - g.rank(sq)),
+                };
+                let mirrored = file.min(g.files as i32 - 1 - file);
+                seen[c.index() * squares + sq.index()] = Seen {
+                    rank: rank as i8,
+                    file: file as i8,
+                    half: mirrored.min(half - 1) as i8,
+                };
+            }
+        }
+        let mut neighbours = Vec::with_capacity(squares);
         for sq in g.all() {
             let mut z = B::EMPTY;
-            for df in -2..=2 {
-                for dr in -2..=2 {
+            for df in -1..=1 {
+                for dr in -1..=1 {
+                    if (df, dr) == (0, 0) {
+                        continue;
+                    }
                     if let Some(t) = g.square(g.file(sq) + df, g.rank(sq) + dr) {
                         z.set(t);
                     }
                 }
             }
-            king_zone.push(z);
+            neighbours.push(z);
         }
-        let mut psq = vec![0i32; 2 * kinds * squares];
+        let mut weights = vec![0i32; layout.len];
         let ranks = g.ranks as i32;
-        for c in Color::ALL {
-            let sign = if c == Color::Black { 1 } else { -1 };
-            for (k, info) in rules.kinds.iter().enumerate() {
-                for sq in g.all() {
-                    // Ranks advanced from the owner's back rank.
-                    let advance = match c {
-                        Color::Black => ranks - 1 - g.rank(sq),
-                        Color::White => g.rank(sq),
-                    };
-                    let centre = (g.files as i32 + 1) / 2;
-                    let off_centre = (g.file(sq) - centre).abs();
+        for (k, info) in rules.kinds.iter().enumerate() {
+            weights[layout.mat + k] = value[k];
+            for r in 0..ranks {
+                // Ranks advanced from the owner's back rank.
+                let advance = ranks - 1 - r;
+                for h in 0..half {
+                    let off_centre = half - 1 - h;
                     let placement = if info.royal {
                         // A king is safest at home and off the centre file.
                         let home = if advance <= 1 { 25 } else { -8 * advance };
@@ -142,19 +295,94 @@ impl<B: BitBoard> Evaluator<B> {
                     } else {
                         0
                     };
-                    psq[(c.index() * kinds + k) * squares + sq.index()] =
-                        sign * (value[k] + placement);
+                    if layout.joint {
+                        weights[layout.psq + k * layout.psq_per_kind + (r * half + h) as usize] =
+                            placement;
+                    } else if h == 0 {
+                        // Separable tables: the rank part carries the placement.
+                        weights[layout.psq + k * layout.psq_per_kind + r as usize] = placement;
+                    }
+                }
+            }
+            if !info.royal {
+                for dr in -KING_REACH..=KING_REACH {
+                    for df in 0..=KING_REACH {
+                        let i = near_index(dr, df);
+                        let close = dr.abs().max(df) <= 2;
+                        weights[layout.kpo + k * NEAR + i] = if close { 8 } else { 0 };
+                        weights[layout.kpe + k * NEAR + i] = if close { 20 } else { 0 };
+                    }
                 }
             }
         }
-        Evaluator {
+        for k in 0..layout.n_base {
+            for n in 0..HAND_CAP {
+                weights[layout.hand + k * HAND_CAP + n] = value[k] * HAND_BONUS_PERCENT / 100;
+            }
+        }
+        weights[layout.tempo] = TEMPO;
+        let mut near = vec![u8::MAX; 2 * squares * squares];
+        for c in Color::ALL {
+            for king in g.all() {
+                let ks = seen[c.index() * squares + king.index()];
+                for sq in g.all() {
+                    let s = seen[c.index() * squares + sq.index()];
+                    let dr = i32::from(s.rank) - i32::from(ks.rank);
+                    let df = (i32::from(s.file) - i32::from(ks.file)).abs();
+                    if dr.abs() <= KING_REACH && df <= KING_REACH {
+                        near[(c.index() * squares + king.index()) * squares + sq.index()] =
+                            near_index(dr, df) as u8;
+                    }
+                }
+            }
+        }
+        let mut e = Evaluator {
             rules,
-            kinds,
-            squares,
+            layout,
+            weights,
             value,
-            hand_value,
-            psq,
-            king_zone,
+            seen,
+            neighbours,
+            board: Vec::new(),
+            near,
+        };
+        e.refresh();
+        e
+    }
+
+    /// Rebuilds the tables derived from the parameters.
+    fn refresh(&mut self) {
+        let l = self.layout;
+        let squares = self.rules.geometry.squares();
+        let ranks = self.rules.geometry.ranks as usize;
+        self.board = vec![0; 2 * l.kinds * squares];
+        for c in Color::ALL {
+            let sign = if c == Color::Black { 1 } else { -1 };
+            for k in 0..l.kinds {
+                for sq in self.rules.geometry.all() {
+                    let s = self.seen(c, sq);
+                    let base = l.psq + k * l.psq_per_kind;
+                    let placement = if l.joint {
+                        self.weights[base + s.rank as usize * l.half_files + s.half as usize]
+                    } else {
+                        self.weights[base + s.rank as usize]
+                            + self.weights[base + ranks + s.half as usize]
+                    };
+                    self.board[(c.index() * l.kinds + k) * squares + sq.index()] =
+                        sign * (self.weights[l.mat + k] + placement);
+                }
+            }
+        }
+        for k in 0..l.kinds {
+            if self.rules.kinds[k].royal {
+                // Kings have no near-king features.
+                for i in 0..NEAR {
+                    self.weights[l.kpo + k * NEAR + i] = 0;
+                    self.weights[l.kpe + k * NEAR + i] = 0;
+                }
+            } else {
+                self.value[k] = self.weights[l.mat + k].max(10);
+            }
         }
     }
 
@@ -181,47 +409,203 @@ impl<B: BitBoard> Evaluator<B> {
 
     /// The score of `pos` for the side to move.
     pub fn evaluate(&self, pos: &Position<B>) -> i32 {
-        let mut score = 0i32;
+        let l = &self.layout;
+        let squares = self.rules.geometry.squares();
+        let kings = [
+            pos.king_square(Color::Black),
+            pos.king_square(Color::White),
+        ];
+        let mut total = 0;
+        for c in Color::ALL {
+            let sign = if c == Color::Black { 1 } else { -1 };
+            let own = kings[c.index()].map(|k| (c.index() * squares + k.index()) * squares);
+            let enemy = kings[(!c).index()].map(|k| (c.index() * squares + k.index()) * squares);
+            let mut bb = pos.color_bb(c);
+            while let Some(sq) = bb.pop() {
+                let k = pos.piece_at(sq).expect("occupied").kind.index();
+                total += self.board[(c.index() * l.kinds + k) * squares + sq.index()];
+                let mut near = 0;
+                if let Some(o) = own {
+                    let i = self.near[o + sq.index()];
+                    if i != u8::MAX {
+                        near += self.weights[l.kpo + k * NEAR + i as usize];
+                    }
+                }
+                if let Some(o) = enemy {
+                    let i = self.near[o + sq.index()];
+                    if i != u8::MAX {
+                        near += self.weights[l.kpe + k * NEAR + i as usize];
+                    }
+                }
+                total += sign * near;
+            }
+        }
+        let mut sum = Sum {
+            weights: &self.weights,
+            total,
+        };
+        self.hand_features(pos, &kings, &mut sum);
+        match pos.side_to_move() {
+            Color::Black => sum.total,
+            Color::White => -sum.total,
+        }
+    }
+
+    /// The features of `pos` as (parameter index, count) pairs, counts from
+    /// Black's point of view: `evaluate` is their dot product with
+    /// [`Self::weights`], negated when White is to move.
+    pub fn features(&self, pos: &Position<B>) -> Vec<(u32, i32)> {
+        let mut c = Collect(Vec::with_capacity(160));
+        self.accumulate(pos, &mut c);
+        c.0
+    }
+
+    /// The parameters.
+    pub fn weights(&self) -> &[i32] {
+        &self.weights
+    }
+
+    /// The name of every parameter, in order (`mat P`, `psq G 23`, `hand R 1`...).
+    pub fn names(&self) -> Vec<String> {
+        let l = &self.layout;
+        let code = |k: usize| self.rules.kinds[k].code.clone();
+        let mut names = vec![String::new(); l.len];
+        for k in 0..l.kinds {
+            names[l.mat + k] = format!("mat {}", code(k));
+            for i in 0..l.psq_per_kind {
+                names[l.psq + k * l.psq_per_kind + i] = if l.joint {
+                    format!("psq {} {i}", code(k))
+                } else if i < self.rules.geometry.ranks as usize {
+                    format!("rank {} {i}", code(k))
+                } else {
+                    format!("file {} {}", code(k), i - self.rules.geometry.ranks as usize)
+                };
+            }
+            for i in 0..NEAR {
+                names[l.kpo + k * NEAR + i] = format!("kpo {} {i}", code(k));
+                names[l.kpe + k * NEAR + i] = format!("kpe {} {i}", code(k));
+            }
+        }
+        for k in 0..l.n_base {
+            for n in 0..HAND_CAP {
+                names[l.hand + k * HAND_CAP + n] = format!("hand {} {n}", code(k));
+            }
+            names[l.handx + k] = format!("handx {}", code(k));
+        }
+        names[l.tempo] = "tempo".to_string();
+        names
+    }
+
+    /// Replaces the parameters with those `text` names (`name value` lines;
+    /// `#` starts a comment; unknown names are skipped). Returns how many were set.
+    pub fn load(&mut self, text: &str) -> usize {
+        let names = self.names();
+        let index: std::collections::HashMap<&str, usize> = names
+            .iter()
+            .enumerate()
+            .map(|(i, n)| (n.as_str(), i))
+            .collect();
+        let mut set = 0;
+        for line in text.lines() {
+            let line = line.split('#').next().unwrap_or("").trim();
+            let Some((name, value)) = line.rsplit_once(' ') else {
+                continue;
+            };
+            let (Some(&i), Ok(v)) = (index.get(name.trim()), value.parse::<i32>()) else {
+                continue;
+            };
+            self.weights[i] = v;
+            set += 1;
+        }
+        self.refresh();
+        set
+    }
+
+    /// Replaces every parameter (a tuner's result), keeping exchange values in step.
+    pub fn set_weights(&mut self, weights: &[i32]) {
+        assert_eq!(weights.len(), self.weights.len(), "parameter count");
+        self.weights.copy_from_slice(weights);
+        self.refresh();
+    }
+
+    #[inline(always)]
+    fn seen(&self, c: Color, sq: Square) -> Seen {
+        self.seen[c.index() * self.rules.geometry.squares() + sq.index()]
+    }
+
+    fn accumulate<S: Sink>(&self, pos: &Position<B>, sink: &mut S) {
+        let l = &self.layout;
+        let kings = [
+            pos.king_square(Color::Black),
+            pos.king_square(Color::White),
+        ];
         let mut occ = pos.occupied();
         while let Some(sq) = occ.pop() {
             let p = pos.piece_at(sq).expect("occupied");
-            score += self.psq
-                [(p.color.index() * self.kinds + p.kind.index()) * self.squares + sq.index()];
-        }
-        let mut in_hand = [0i32; 2];
-        if self.rules.variant.drops {
-            for c in Color::ALL {
-                let sign = if c == Color::Black { 1 } else { -1 };
-                for k in 0..self.rules.n_base {
-                    let n = pos.hand_count(c, Kind(k as u8)) as i32;
-                    score += sign * n * self.hand_value[k];
-                    in_hand[c.index()] += n;
+            let c = p.color;
+            let sign = if c == Color::Black { 1 } else { -1 };
+            let k = p.kind.index();
+            let s = self.seen(c, sq);
+            sink.add(l.mat + k, sign);
+            if l.joint {
+                let i = s.rank as usize * l.half_files + s.half as usize;
+                sink.add(l.psq + k * l.psq_per_kind + i, sign);
+            } else {
+                let ranks = self.rules.geometry.ranks as usize;
+                sink.add(l.psq + k * l.psq_per_kind + s.rank as usize, sign);
+                sink.add(l.psq + k * l.psq_per_kind + ranks + s.half as usize, sign);
+            }
+            if self.rules.kinds[k].royal {
+                continue;
+            }
+            for (base, king) in [(l.kpo, kings[c.index()]), (l.kpe, kings[(!c).index()])] {
+                if let Some(ksq) = king {
+                    let ks = self.seen(c, ksq);
+                    let dr = i32::from(s.rank) - i32::from(ks.rank);
+                    let df = (i32::from(s.file) - i32::from(ks.file)).abs();
+                    if dr.abs() <= KING_REACH && df <= KING_REACH {
+                        sink.add(base + k * NEAR + near_index(dr, df), sign);
+                    }
                 }
             }
         }
-        for c in Color::ALL {
-            let sign = if c == Color::Black { 1 } else { -1 };
-            if let Some(k) = pos.king_square(c) {
-                score -= sign * self.king_danger(pos, c, k, in_hand[(!c).index()]);
+        self.hand_features(pos, &kings, sink);
+    }
+
+    /// The features of the hands and the move.
+    #[inline(always)]
+    fn hand_features<S: Sink>(&self, pos: &Position<B>, kings: &[Option<Square>; 2], sink: &mut S) {
+        let l = &self.layout;
+        if self.rules.variant.drops {
+            for c in Color::ALL {
+                let sign = if c == Color::Black { 1 } else { -1 };
+                let open = kings[(!c).index()].map_or(0, |ksq| {
+                    (self.neighbours[ksq.index()] & !pos.occupied()).count() as i32
+                });
+                for k in 0..l.n_base {
+                    let n = pos.hand_count(c, Kind(k as u8)) as usize;
+                    for i in 0..n.min(HAND_CAP) {
+                        sink.add(l.hand + k * HAND_CAP + i, sign);
+                    }
+                    if n > 0 && open > 0 {
+                        sink.add(l.handx + k, sign * n.min(2) as i32 * open);
+                    }
+                }
             }
         }
-        let side = if pos.side_to_move() == Color::Black {
+        let tempo = if pos.side_to_move() == Color::Black {
             1
         } else {
             -1
         };
-        side * score + TEMPO
+        sink.add(l.tempo, tempo);
     }
+}
 
-    /// How threatened `c`'s king on `k` is: enemy pieces near it, worse with
-    /// pieces in the enemy's hand; own pieces near it help.
-    fn king_danger(&self, pos: &Position<B>, c: Color, k: Square, enemy_hand: i32) -> i32 {
-        let zone = self.king_zone[k.index()];
-        let attackers = (pos.color_bb(!c) & zone).count() as i32;
-        let defenders = (pos.color_bb(c) & zone).count() as i32 - 1;
-        let danger = attackers * (12 + 6 * attackers) + attackers * enemy_hand.min(8) * 6;
-        danger - 8 * defenders.min(6)
-    }
+/// Index of a (rank offset, mirrored file offset) pair near a king.
+#[inline(always)]
+fn near_index(dr: i32, df: i32) -> usize {
+    ((dr + KING_REACH) * (KING_REACH + 1) + df) as usize
 }
 
 #[cfg(test)]
@@ -229,24 +613,100 @@ mod tests {
     use super::*;
     use banmen_rules::{rules_17x17_with, rules_9x9, SfenMode, VariantName};
 
+    fn dot(e: &Evaluator<impl BitBoard>, f: &[(u32, i32)]) -> i32 {
+        f.iter().map(|&(i, c)| c * e.weights()[i as usize]).sum()
+    }
+
     #[test]
     fn start_positions_are_balanced() {
         for name in [VariantName::Shogi, VariantName::CannonShogi] {
             let rules = rules_9x9(name).unwrap();
             let e = Evaluator::new(rules);
             let pos = Position::from_sfen(rules, "startpos", SfenMode::Strict).unwrap();
-            assert_eq!(e.evaluate(&pos), TEMPO, "{name}");
+            let tempo = e.weights()[e.layout.tempo];
+            assert_eq!(e.evaluate(&pos), tempo, "{name}");
+            let white = Position::from_sfen(
+                rules,
+                &pos.to_sfen().replacen(" b ", " w ", 1),
+                SfenMode::Strict,
+            )
+            .unwrap();
+            assert_eq!(e.evaluate(&white), tempo, "{name}, White to move");
         }
         let rules = rules_17x17_with(VariantName::DaiDaiShogi, "").unwrap();
         let e = Evaluator::new(rules);
         let pos = Position::from_sfen(rules, rules.variant.start_sfen, SfenMode::Strict).unwrap();
-        assert_eq!(e.evaluate(&pos), TEMPO);
+        assert_eq!(e.evaluate(&pos), e.weights()[e.layout.tempo]);
+    }
+
+    #[test]
+    fn evaluation_is_the_dot_product_of_the_features() {
+        let rules = rules_9x9(VariantName::Shogi).unwrap();
+        let e = Evaluator::new(rules);
+        for sfen in [
+            "lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2",
+            "4k4/9/4P4/9/9/9/9/9/4K4 b GSr2p 1",
+            "ln1g3nl/1r1sk1g2/p1ppppsp1/1p4p1p/9/2P1P1PPP/PPBP1P3/2GK3R1/LNS2GSNL b B 1",
+        ] {
+            let pos = Position::from_sfen(rules, sfen, SfenMode::Strict).unwrap();
+            let black = dot(&e, &e.features(&pos));
+            let side = if pos.side_to_move() == Color::Black {
+                black
+            } else {
+                -black
+            };
+            assert_eq!(e.evaluate(&pos), side, "{sfen}");
+        }
+    }
+
+    /// Random playouts of every game: the fast path and the feature list agree.
+    #[test]
+    fn fast_path_agrees_with_the_features_in_every_game() {
+        fn check<B: BitBoard>(rules: &'static Rules<B>, seed: u64) {
+            let mut e = Evaluator::new(rules);
+            // Non-zero parameters everywhere, so every feature matters.
+            let w: Vec<i32> = (0..e.weights().len() as i32).map(|i| i % 97 - 40).collect();
+            e.set_weights(&w);
+            let mut rng = banmen_rules::testing::XorShift::new(seed);
+            let mut pos =
+                Position::from_sfen(rules, rules.variant.start_sfen, SfenMode::Strict).unwrap();
+            for _ in 0..120 {
+                let black = dot(&e, &e.features(&pos));
+                let side = if pos.side_to_move() == Color::Black {
+                    black
+                } else {
+                    -black
+                };
+                assert_eq!(e.evaluate(&pos), side, "{}", pos.to_sfen());
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                let m = moves[rng.below(moves.len())];
+                pos.make_move(m);
+            }
+        }
+        check(rules_9x9(VariantName::Shogi).unwrap(), 1);
+        check(rules_9x9(VariantName::CannonShogi).unwrap(), 2);
+        check(rules_17x17_with(VariantName::DaiDaiShogi, "").unwrap(), 3);
+    }
+
+    #[test]
+    fn parameters_load_by_name() {
+        let rules = rules_9x9(VariantName::Shogi).unwrap();
+        let mut e = Evaluator::untuned(rules);
+        let names = e.names();
+        assert_eq!(names.len(), e.weights().len());
+        let set = e.load("# a comment\nmat R 999\nnonsense 5\ntempo 7 # why\nmat G x\n");
+        assert_eq!(set, 2);
+        assert_eq!(e.value(rules.kind_by_code("R").unwrap()), 999);
+        assert_eq!(e.weights()[e.layout.tempo], 7);
     }
 
     #[test]
     fn mobility_values_are_ordered() {
         let rules = rules_17x17_with(VariantName::DaiDaiShogi, "").unwrap();
-        let e = Evaluator::new(rules);
+        let e = Evaluator::untuned(rules);
         let value = |code: &str| e.value(rules.kind_by_code(code).unwrap());
         assert!(value("PA") < value("GG"));
         assert!(value("GG") < value("RO"));

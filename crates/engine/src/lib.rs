@@ -24,6 +24,7 @@ pub mod mate;
 pub mod search;
 pub mod time;
 pub mod tt;
+pub mod tune;
 
 pub use eval::Evaluator;
 pub use mate::{find_mate, MateResult};

@@ -14,6 +14,19 @@ use banmen_rules::{BitBoard, EnteringKingRule, Move, MoveList, Position, SfenMod
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
+/// Temporary experiment switches (BANMEN_KNOBS=a,b,c,...), removed before landing.
+fn knob(i: usize) -> i32 {
+    static K: std::sync::OnceLock<Vec<i32>> = std::sync::OnceLock::new();
+    let k = K.get_or_init(|| {
+        std::env::var("BANMEN_KNOBS")
+            .unwrap_or_default()
+            .split(',')
+            .map(|x| x.trim().parse().unwrap_or(1))
+            .collect()
+    });
+    k.get(i).copied().unwrap_or(1)
+}
+
 /// The deepest ply the search reaches (quiescence included).
 const MAX_PLY: usize = 96;
 
@@ -147,6 +160,10 @@ struct Searcher<'a, B: BitBoard> {
     /// Scratch space for sorting the late moves of a node.
     sort_buf: Vec<(i32, Move)>,
     pv: Vec<Vec<Move>>,
+    /// Static evaluation per ply (`-INFINITE` when in check), for "improving".
+    evals: Vec<i32>,
+    /// Whether exchanges are resolved by [`Self::see`] (the 9x9 games).
+    use_see: bool,
 }
 
 impl<'a, B: BitBoard> Searcher<'a, B> {
@@ -184,6 +201,8 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
             scores: vec![Vec::new(); MAX_PLY + 2],
             sort_buf: Vec::new(),
             pv: vec![Vec::new(); MAX_PLY + 2],
+            evals: vec![-INFINITE; MAX_PLY + 2],
+            use_see: pos.rules().geometry.files == 9,
         }
     }
 
@@ -536,6 +555,8 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
         } else {
             self.eval.evaluate(&self.pos)
         };
+        self.evals[ply] = static_eval;
+        let improving = !in_check && ply >= 2 && static_eval > self.evals[ply - 2];
         // Internal iterative reduction: without a table move, a deep node is
         // probably not worth its full depth (and will have one next time).
         let depth = if tt_move.is_none() && depth >= 5 {
@@ -545,12 +566,27 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
         };
         if !pv_node && !in_check && beta.abs() < MATE_BOUND {
             // Reverse futility: far above beta near the leaves.
-            if depth <= 3 && static_eval - 150 * depth >= beta {
+            let margin = 120 * (depth - i32::from(improving));
+            if knob(1) == 1 && depth <= 6 && static_eval - margin >= beta {
                 return static_eval;
+            }
+            if knob(1) == 0 && depth <= 3 && static_eval - 150 * depth >= beta {
+                return static_eval;
+            }
+            // Razoring: far below alpha, only captures can help.
+            if knob(5) == 1 && depth <= 2 && static_eval + 300 + 250 * depth < alpha {
+                let s = self.quiescence(alpha, alpha + 1, ply);
+                if s <= alpha {
+                    return s;
+                }
             }
             // Null move: if passing still fails high, a real move will too.
             if allow_null && depth >= 3 && static_eval >= beta {
-                let r = 3 + depth / 6;
+                let r = if knob(4) == 1 {
+                    3 + depth / 3 + ((static_eval - beta) / 200).min(3)
+                } else {
+                    3 + depth / 6
+                };
                 self.pos.make_null_move();
                 self.stack.push(HistoryEntry {
                     hash: 0,
@@ -584,9 +620,23 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
         let mut quiets_tried: [Move; 32] = [Move::default(); 32];
         let mut n_quiets = 0;
         // Pruning of quiet moves near the leaves (not at PV nodes, not in check).
-        let prune = !pv_node && !in_check && depth <= 4 && alpha.abs() < MATE_BOUND;
-        let late_limit = 4 + 2 * (depth * depth) as usize;
-        let futile = prune && depth <= 3 && static_eval + 100 + 120 * depth <= alpha;
+        let new_pruning = knob(1) == 1;
+        let prune = !pv_node
+            && !in_check
+            && depth <= if new_pruning { 7 } else { 4 }
+            && alpha.abs() < MATE_BOUND;
+        let late_limit = if new_pruning {
+            ((3 + depth * depth) / if improving { 1 } else { 2 }) as usize + 2
+        } else {
+            4 + 2 * (depth * depth) as usize
+        };
+        let futility_margin = if new_pruning {
+            100 + 110 * depth
+        } else {
+            100 + 120 * depth
+        };
+        let futile =
+            prune && depth <= if new_pruning { 6 } else { 3 } && static_eval + futility_margin <= alpha;
         let nine = self.pos.rules().geometry.files == 9;
         for i in 0..moves.len() {
             let m = next_move(&mut moves, &mut scores, i, &mut self.sort_buf);
@@ -594,18 +644,32 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
             let quiet = !capture && !m.is_promotion();
             let prunable = prune && quiet && i > 0 && (futile || i >= late_limit);
             let may_check = !nine || self.may_check(m);
+            // A quiet move that loses the moved piece near the leaves.
+            if knob(2) == 1 && prune && quiet && i > 0 && !may_check && self.use_see && depth <= 5 {
+                let see = self.see(m);
+                if see < -30 * depth * depth {
+                    continue;
+                }
+            }
+            if knob(2) == 1 && prune && capture && i > 0 && depth <= 4 && self.use_see && !may_check {
+                if self.see(m) < -150 * depth {
+                    continue;
+                }
+            }
             if prunable && !may_check {
                 if futile {
-                    best = best.max(static_eval + 100 + 120 * depth);
+                    best = best.max(static_eval + futility_margin);
                 }
                 continue;
             }
+            // Whether a check is worth extending: the checking piece is safe.
+            let safe_check = may_check && (knob(0) == 0 || !self.use_see || self.see(m) >= 0);
             let undo = self.pos.make_move(m);
             let check = may_check && self.pos.in_check();
             if prunable && !nine && !check {
                 self.pos.unmake_move(m, undo);
                 if futile {
-                    best = best.max(static_eval + 100 + 120 * depth);
+                    best = best.max(static_eval + futility_margin);
                 }
                 continue;
             }
@@ -613,24 +677,53 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
                 hash: self.pos.hash(),
                 check,
             });
-            let ext = i32::from(check && ply < self.root_depth as usize);
+            // Checks are extended only when the checking piece is safe and
+            // the path is not already long (drops give many checks in shogi).
+            let ext = i32::from(
+                check && (safe_check || knob(0) == 0) && ply < self.root_depth as usize,
+            );
             let new_depth = depth - 1 + ext;
             let score = if i == 0 {
                 -self.negamax(new_depth, -beta, -alpha, ply + 1, true)
             } else {
                 let mut r = 0;
-                if depth >= 3 && i >= 3 && quiet && !in_check && !check {
+                if knob(3) == 0 {
+                    if depth >= 3 && i >= 3 && quiet && !in_check && !check {
+                        r = lmr(depth, i);
+                        if pv_node {
+                            r -= 1;
+                        } else {
+                            r += 1;
+                        }
+                        if Some(m) == self.killers[ply][0] || Some(m) == self.killers[ply][1] {
+                            r -= 1;
+                        }
+                        r -= self.history[self.history_index_for(!self.pos.side_to_move(), m)]
+                            / 8192;
+                        r = r.clamp(0, new_depth - 1);
+                    }
+                } else if depth >= 3 && i >= 2 && !in_check && (quiet || i >= 8) {
                     r = lmr(depth, i);
                     if pv_node {
                         r -= 1;
-                    } else {
+                    }
+                    if !improving {
                         r += 1;
+                    }
+                    if check {
+                        r -= 1;
+                    }
+                    if !quiet {
+                        r -= 1;
                     }
                     if Some(m) == self.killers[ply][0] || Some(m) == self.killers[ply][1] {
                         r -= 1;
                     }
-                    // History (after the move: the mover is the side not to move).
-                    r -= self.history[self.history_index_for(!self.pos.side_to_move(), m)] / 8192;
+                    if quiet {
+                        // History (after the move: the mover is the side not to move).
+                        r -= self.history[self.history_index_for(!self.pos.side_to_move(), m)]
+                            / 6000;
+                    }
                     r = r.clamp(0, new_depth - 1);
                 }
                 let mut s = -self.negamax(new_depth - r, -alpha - 1, -alpha, ply + 1, true);
@@ -752,7 +845,12 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
                     .pos
                     .moving_piece(m)
                     .map_or(0, |p| self.eval.order_value(p.kind));
-                if attacker > gain + 50 && self.defended(m) {
+                let losing = if self.use_see && knob(6) == 1 {
+                    attacker > gain && self.see(m) < 0
+                } else {
+                    attacker > gain + 50 && self.defended(m)
+                };
+                if losing {
                     continue;
                 }
             }
@@ -836,6 +934,74 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
                 || m.mid().is_some_and(|s| self.pos.piece_at(s).is_some()))
     }
 
+    /// Static exchange evaluation of `m`: the material the side to move
+    /// gains on `m`'s destination if both sides then capture there with their
+    /// least valuable piece while it pays (pins and promotions during the
+    /// exchange ignored). A quiet move or drop scores 0 or the loss of the
+    /// moved piece.
+    fn see(&self, m: Move) -> i32 {
+        let pos = &self.pos;
+        let rules = pos.rules();
+        let to = m.to();
+        let us = pos.side_to_move();
+        let Some(piece) = pos.moving_piece(m) else {
+            return 0;
+        };
+        let mut kind = piece.kind;
+        let mut gain = [0i32; 40];
+        gain[0] = self.captured_value(m);
+        if m.is_promotion() {
+            let promoted = rules.kinds[kind.index()].promotes_to.expect("a promotion");
+            gain[0] += self.eval.value(promoted) - self.eval.value(kind);
+            kind = promoted;
+        }
+        let mut occ = pos.occupied();
+        if let Some(from) = m.from() {
+            occ ^= B::from_square(from);
+        }
+        if let Some(mid) = m.mid() {
+            occ &= !B::from_square(mid);
+        }
+        occ |= B::from_square(to);
+        // The value standing on `to`, which the next capture wins.
+        let mut on_square = self.eval.order_value(kind);
+        let mut side = !us;
+        let mut d = 0;
+        loop {
+            let attackers = pos.attackers_to(to, side, occ) & pos.color_bb(side);
+            let mut least: Option<(i32, banmen_rules::Square)> = None;
+            let mut a = attackers;
+            while let Some(sq) = a.pop() {
+                if sq == to {
+                    continue;
+                }
+                let v = pos
+                    .piece_at(sq)
+                    .map_or(0, |p| self.eval.order_value(p.kind));
+                if least.is_none_or(|(lv, _)| v < lv) {
+                    least = Some((v, sq));
+                }
+            }
+            let Some((v, sq)) = least else { break };
+            d += 1;
+            if d >= gain.len() {
+                break;
+            }
+            gain[d] = on_square - gain[d - 1];
+            if (-gain[d - 1]).max(gain[d]) < 0 {
+                break;
+            }
+            occ ^= B::from_square(sq);
+            on_square = v;
+            side = !side;
+        }
+        while d > 1 {
+            d -= 1;
+            gain[d - 1] = -(-gain[d - 1]).max(gain[d]);
+        }
+        gain[0]
+    }
+
     /// Whether the opponent could recapture on the square `m` moves to.
     fn defended(&self, m: Move) -> bool {
         let them = !self.pos.side_to_move();
@@ -899,7 +1065,12 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
                         .moving_piece(m)
                         .map_or(0, |p| self.eval.order_value(p.kind));
                     let s = victim * 16 - attacker / 16 + if m.is_promotion() { 500 } else { 0 };
-                    if attacker > victim + 50 && self.defended(m) {
+                    let losing = if self.use_see && knob(6) == 1 {
+                        attacker > victim && self.see(m) < 0
+                    } else {
+                        attacker > victim + 50 && self.defended(m)
+                    };
+                    if losing {
                         // Probably loses material: after the killers.
                         (1 << 26) + s
                     } else {

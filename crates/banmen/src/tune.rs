@@ -1,0 +1,250 @@
+//! `banmen tune`: fits the evaluation's parameters to `banmen selfplay` data
+//! and writes them as a parameter file (`crates/engine/params/<game>.txt` is
+//! what the engine ships).
+//!
+//! Positions are read from the selfplay format (`sfen \t score \t bestmove \t
+//! ply \t result`, `#` comments). Kept are the quiet ones: not in check, the
+//! recorded best move neither a capture nor a promotion, the score not a mate
+//! and within ±3000. The target blends the game result (weight `--lambda`)
+//! with the search score through the same sigmoid.
+
+use banmen_engine::tune::{loss, tune, Samples, TuneOptions};
+use banmen_engine::Evaluator;
+use banmen_rules::{rules_for, AnyRules, BitBoard, Color, Position, Rules, SfenMode, VariantName};
+use clap::Args;
+use std::io::{BufRead, BufReader, Write};
+use std::path::PathBuf;
+
+/// Arguments of `banmen tune`.
+#[derive(Args, Debug)]
+pub struct TuneArgs {
+    /// The game: shogi, cannonshogi or daidaishogi.
+    #[arg(long)]
+    pub variant: String,
+    /// Rule options (as for the other commands).
+    #[arg(long, default_value = "")]
+    pub rules: String,
+    /// A selfplay data file (give it more than once for several).
+    #[arg(long, required = true)]
+    pub data: Vec<PathBuf>,
+    /// Where the parameters go.
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Full passes over the data.
+    #[arg(long, default_value_t = 400)]
+    pub epochs: usize,
+    /// Weight of the game result in the target (the rest is the search score).
+    #[arg(long, default_value_t = 0.5)]
+    pub lambda: f64,
+    /// Centipawns per unit of log-odds.
+    #[arg(long, default_value_t = 600.0)]
+    pub scale: f64,
+    /// Adam's step size in centipawns.
+    #[arg(long, default_value_t = 2.0)]
+    pub learning_rate: f64,
+    /// Share of positions held out to measure the fit (every n-th game position).
+    #[arg(long, default_value_t = 0.1)]
+    pub validation: f64,
+    /// Start from the shipped parameters instead of the initial ones.
+    #[arg(long)]
+    pub from_shipped: bool,
+    /// Use at most this many positions (0: all).
+    #[arg(long, default_value_t = 0)]
+    pub max_positions: usize,
+    /// Threads for the gradient.
+    #[arg(long, default_value_t = 2)]
+    pub threads: usize,
+}
+
+/// Runs the tuner.
+pub fn run(args: &TuneArgs) -> Result<(), String> {
+    let name: VariantName = args.variant.parse().map_err(|e| format!("{e}"))?;
+    if !(0.0..=1.0).contains(&args.lambda) || !(0.0..1.0).contains(&args.validation) {
+        return Err("--lambda must be within 0..=1 and --validation within 0..1".into());
+    }
+    match rules_for(name, &args.rules).map_err(|e| e.to_string())? {
+        AnyRules::Nine(r) => run_game(r, args),
+        AnyRules::Seventeen(r) => run_game(r, args),
+    }
+}
+
+fn run_game<B: BitBoard>(rules: &'static Rules<B>, args: &TuneArgs) -> Result<(), String> {
+    let mut eval = if args.from_shipped {
+        Evaluator::new(rules)
+    } else {
+        Evaluator::untuned(rules)
+    };
+    let mut train = Samples::new();
+    let mut valid = Samples::new();
+    let mut read = 0usize;
+    let mut kept = 0usize;
+    let every = if args.validation > 0.0 {
+        (1.0 / args.validation).round() as usize
+    } else {
+        usize::MAX
+    };
+    let mut sources = Vec::new();
+    'files: for path in &args.data {
+        let file = std::fs::File::open(path)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let mut from_file = 0usize;
+        for (n, line) in BufReader::new(file).lines().enumerate() {
+            let line = line.map_err(|e| format!("{}: {e}", path.display()))?;
+            if line.starts_with('#') || line.trim().is_empty() {
+                continue;
+            }
+            read += 1;
+            let sample = parse_line(rules, &eval, &line, args)
+                .map_err(|e| format!("{}:{}: {e}", path.display(), n + 1))?;
+            let Some((features, target)) = sample else {
+                continue;
+            };
+            kept += 1;
+            from_file += 1;
+            if kept % every == 0 {
+                valid.push(&features, target);
+            } else {
+                train.push(&features, target);
+            }
+            if args.max_positions > 0 && kept >= args.max_positions {
+                sources.push(format!("{} ({from_file} positions)", path.display()));
+                break 'files;
+            }
+        }
+        sources.push(format!("{} ({from_file} positions)", path.display()));
+    }
+    if train.is_empty() {
+        return Err(format!("no usable positions among the {read} read"));
+    }
+    eprintln!(
+        "{read} positions read, {kept} kept: {} to fit, {} to check",
+        train.len(),
+        valid.len()
+    );
+    let start = eval.weights().to_vec();
+    let before = loss(&valid, &start, args.scale);
+    let options = TuneOptions {
+        scale: args.scale,
+        epochs: args.epochs,
+        learning_rate: args.learning_rate,
+        threads: args.threads.max(1),
+        ..TuneOptions::default()
+    };
+    let fixed: Vec<bool> = eval.names().iter().map(|n| n == "tempo").collect();
+    let time = std::time::Instant::now();
+    let tuned = tune(&train, &start, &fixed, &options, &mut |epoch, ce| {
+        eprintln!("epoch {epoch}: training loss {ce:.5}");
+    });
+    let after = loss(&valid, &tuned, args.scale);
+    eprintln!(
+        "held-out loss {:.5} -> {:.5} (squared error {:.5} -> {:.5}) in {:.0} s",
+        before.0,
+        after.0,
+        before.1,
+        after.1,
+        time.elapsed().as_secs_f64()
+    );
+    eval.set_weights(&tuned);
+    let mut text = String::new();
+    text.push_str(&format!(
+        "# Evaluation parameters of {} (`name value` lines), written by `banmen tune`.\n",
+        rules.variant.name
+    ));
+    let command: Vec<String> = std::env::args().skip(1).collect();
+    text.push_str(&format!("# command: banmen {}\n", command.join(" ")));
+    text.push_str(&format!("# commit: {}\n", commit()));
+    for s in &sources {
+        text.push_str(&format!("# data: {s}\n"));
+    }
+    text.push_str(&format!(
+        "# positions: {read} read, {kept} kept, {} fitted, {} held out\n",
+        train.len(),
+        valid.len()
+    ));
+    text.push_str(&format!(
+        "# held-out cross-entropy {:.5} -> {:.5}\n",
+        before.0, after.0
+    ));
+    for (n, w) in eval.names().iter().zip(eval.weights()) {
+        text.push_str(&format!("{n} {w}\n"));
+    }
+    write_atomically(&args.out, &text)?;
+    println!(
+        "wrote {} parameters to {}: held-out loss {:.5} -> {:.5}",
+        tuned.len(),
+        args.out.display(),
+        before.0,
+        after.0
+    );
+    Ok(())
+}
+
+type Sample = (Vec<(u32, i32)>, f32);
+
+/// One data line: `None` when the position is not quiet enough to fit.
+fn parse_line<B: BitBoard>(
+    rules: &'static Rules<B>,
+    eval: &Evaluator<B>,
+    line: &str,
+    args: &TuneArgs,
+) -> Result<Option<Sample>, String> {
+    let fields: Vec<&str> = line.split('\t').collect();
+    let [sfen, score, best, _ply, result] = fields[..] else {
+        return Err(format!("expected 5 tab-separated fields, got {}", fields.len()));
+    };
+    let result: i32 = result
+        .trim()
+        .parse()
+        .map_err(|_| format!("bad result '{result}'"))?;
+    if score.starts_with('#') {
+        return Ok(None);
+    }
+    let score: i32 = score
+        .trim()
+        .parse()
+        .map_err(|_| format!("bad score '{score}'"))?;
+    if score.abs() > 3000 {
+        return Ok(None);
+    }
+    let pos = Position::from_sfen(rules, sfen, SfenMode::Strict).map_err(|e| e.to_string())?;
+    if pos.in_check() {
+        return Ok(None);
+    }
+    let m = pos
+        .parse_move(best.trim())
+        .map_err(|e| format!("bad move '{best}': {e}"))?;
+    if m.is_promotion() || (!m.is_drop() && pos.piece_at(m.to()).is_some()) {
+        return Ok(None);
+    }
+    let from_result = f64::from(result.clamp(-1, 1) + 1) / 2.0;
+    let from_score = 1.0 / (1.0 + (-f64::from(score) / args.scale).exp());
+    let mover = args.lambda * from_result + (1.0 - args.lambda) * from_score;
+    let black = if pos.side_to_move() == Color::Black {
+        mover
+    } else {
+        1.0 - mover
+    };
+    Ok(Some((eval.features(&pos), black as f32)))
+}
+
+/// The commit the tuner was built from, if git knows it.
+fn commit() -> String {
+    std::process::Command::new("git")
+        .args(["rev-parse", "--short", "HEAD"])
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        .unwrap_or_else(|| "unknown".into())
+}
+
+/// Writes through a temporary file and a rename, so a kill leaves the old file whole.
+fn write_atomically(path: &std::path::Path, text: &str) -> Result<(), String> {
+    let tmp = path.with_extension("tmp");
+    let mut f =
+        std::fs::File::create(&tmp).map_err(|e| format!("cannot write {}: {e}", tmp.display()))?;
+    f.write_all(text.as_bytes())
+        .and_then(|_| f.sync_all())
+        .map_err(|e| format!("cannot write {}: {e}", tmp.display()))?;
+    std::fs::rename(&tmp, path).map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
