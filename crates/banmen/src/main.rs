@@ -7,6 +7,7 @@ mod matchrun;
 mod perft;
 mod play;
 mod play_board;
+mod selfplay;
 mod setup;
 mod tune;
 mod usi;
@@ -34,6 +35,8 @@ enum Command {
     Bench(bench::BenchArgs),
     /// Play a match between two USI engines, adjudicated by the rules.
     Match(matchrun::MatchArgs),
+    /// The engine plays itself and writes the searched positions with their results.
+    Selfplay(selfplay::SelfplayArgs),
     /// Convert a game record between KIF, KI2, CSA, SFEN, USI, Western and Japanese notation.
     Convert(convert::ConvertArgs),
     /// Play at the terminal against the engine or a second person.
@@ -67,6 +70,7 @@ fn main() -> ExitCode {
         Command::Bench(args) => bench::run(&args),
         Command::Tune(args) => tune::run(&args),
         Command::Match(args) => matchrun::run(&args),
+        Command::Selfplay(args) => selfplay::run(&args),
         Command::Convert(args) => convert::run(&args),
         Command::Play(args) => play::run(&args),
         Command::Serve(args) => banmen_web::run(&banmen_web::ServeOptions {
