@@ -42,7 +42,7 @@ pub struct TuneArgs {
     /// Adam's step size in centipawns.
     #[arg(long, default_value_t = 2.0)]
     pub learning_rate: f64,
-    /// Share of positions held out to measure the fit (every n-th game position).
+    /// Share of games held out to measure the fit (every n-th game).
     #[arg(long, default_value_t = 0.1)]
     pub validation: f64,
     /// Start from the shipped parameters instead of the initial ones.
@@ -84,24 +84,37 @@ fn run_game<B: BitBoard>(rules: &'static Rules<B>, args: &TuneArgs) -> Result<()
         usize::MAX
     };
     let mut sources = Vec::new();
+    let mut games = 0usize;
     'files: for path in &args.data {
         let file = std::fs::File::open(path)
             .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
         let mut from_file = 0usize;
-        for (n, line) in BufReader::new(file).lines().enumerate() {
+        let mut lines = BufReader::new(file).lines().enumerate().peekable();
+        while let Some((n, line)) = lines.next() {
             let line = line.map_err(|e| format!("{}: {e}", path.display()))?;
+            if line.starts_with("# game ") {
+                games += 1;
+            }
             if line.starts_with('#') || line.trim().is_empty() {
                 continue;
             }
             read += 1;
-            let sample = parse_line(rules, &eval, &line, args)
-                .map_err(|e| format!("{}:{}: {e}", path.display(), n + 1))?;
+            let sample = match parse_line(rules, &eval, &line, args) {
+                Ok(s) => s,
+                // A run killed while writing may leave a torn last line.
+                Err(e) if lines.peek().is_none() => {
+                    eprintln!("{}:{}: skipped: {e}", path.display(), n + 1);
+                    continue;
+                }
+                Err(e) => return Err(format!("{}:{}: {e}", path.display(), n + 1)),
+            };
             let Some((features, target)) = sample else {
                 continue;
             };
             kept += 1;
             from_file += 1;
-            if kept % every == 0 {
+            // Whole games are held out: positions of one game are alike.
+            if games % every == every - 1 {
                 valid.push(&features, target);
             } else {
                 train.push(&features, target);

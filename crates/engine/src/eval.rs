@@ -16,6 +16,7 @@
 //!   fewer parameters);
 //! - `kpo k i` / `kpe k i`: its offset from its own / the enemy king, within
 //!   three squares (rank offset and mirrored file offset): defenders and attackers;
+//! - `dist k d`: its distance in king steps from the enemy king;
 //! - `hand k n`: the n-th piece of base kind `k` in hand (capped at 8);
 //! - `handx k`: pieces of kind `k` in hand (up to 2) times the empty squares
 //!   around the enemy king (drop threats);
@@ -39,6 +40,9 @@ const HAND_CAP: usize = 8;
 
 /// How far from a king a piece counts as near it.
 const KING_REACH: i32 = 3;
+
+/// Distances from the enemy king (in king steps) told apart; farther counts as the last.
+const DISTANCES: usize = 17;
 
 /// Offsets near a king: rank offset -3..=3 by mirrored file offset 0..=3.
 const NEAR: usize = ((2 * KING_REACH + 1) * (KING_REACH + 1)) as usize;
@@ -98,6 +102,7 @@ struct Layout {
     psq: usize,
     kpo: usize,
     kpe: usize,
+    dist: usize,
     hand: usize,
     handx: usize,
     tempo: usize,
@@ -120,7 +125,8 @@ impl Layout {
         let psq = mat + kinds;
         let kpo = psq + kinds * psq_per_kind;
         let kpe = kpo + kinds * NEAR;
-        let hand = kpe + kinds * NEAR;
+        let dist = kpe + kinds * NEAR;
+        let hand = dist + kinds * DISTANCES;
         let handx = hand + n_base * HAND_CAP;
         let tempo = handx + n_base;
         Layout {
@@ -133,6 +139,7 @@ impl Layout {
             psq,
             kpo,
             kpe,
+            dist,
             hand,
             handx,
             tempo,
@@ -197,6 +204,8 @@ pub struct Evaluator<B: BitBoard> {
     /// `[(color * squares + king) * squares + sq]`: the near-king offset index
     /// of a piece of `color` on `sq` from a king on `king`, or `u8::MAX`.
     near: Vec<u8>,
+    /// `[king * squares + sq]`: king steps between the squares, capped.
+    distance: Vec<u8>,
 }
 
 impl<B: BitBoard> Evaluator<B> {
@@ -315,6 +324,19 @@ impl<B: BitBoard> Evaluator<B> {
                 }
             }
         }
+        if !nine {
+            // On the large board, pieces far from the enemy king have no
+            // near-king features to draw them: a slope towards it gives the
+            // attack a direction (pawns and kings aside).
+            for (k, info) in rules.kinds.iter().enumerate() {
+                if info.royal || value[k] < 120 {
+                    continue;
+                }
+                for d in 0..DISTANCES {
+                    weights[layout.dist + k * DISTANCES + d] = 3 * (12 - d as i32).max(0);
+                }
+            }
+        }
         for k in 0..layout.n_base {
             for n in 0..HAND_CAP {
                 weights[layout.hand + k * HAND_CAP + n] = value[k] * HAND_BONUS_PERCENT / 100;
@@ -336,6 +358,15 @@ impl<B: BitBoard> Evaluator<B> {
                 }
             }
         }
+        let mut distance = vec![0u8; squares * squares];
+        for king in g.all() {
+            for sq in g.all() {
+                let d = (g.file(sq) - g.file(king))
+                    .abs()
+                    .max((g.rank(sq) - g.rank(king)).abs());
+                distance[king.index() * squares + sq.index()] = d.min(DISTANCES as i32 - 1) as u8;
+            }
+        }
         let mut e = Evaluator {
             rules,
             layout,
@@ -345,6 +376,7 @@ impl<B: BitBoard> Evaluator<B> {
             neighbours,
             board: Vec::new(),
             near,
+            distance,
         };
         e.refresh();
         e
@@ -379,6 +411,9 @@ impl<B: BitBoard> Evaluator<B> {
                 for i in 0..NEAR {
                     self.weights[l.kpo + k * NEAR + i] = 0;
                     self.weights[l.kpe + k * NEAR + i] = 0;
+                }
+                for d in 0..DISTANCES {
+                    self.weights[l.dist + k * DISTANCES + d] = 0;
                 }
             } else {
                 self.value[k] = self.weights[l.mat + k].max(10);
@@ -437,6 +472,10 @@ impl<B: BitBoard> Evaluator<B> {
                         near += self.weights[l.kpe + k * NEAR + i as usize];
                     }
                 }
+                if let Some(ksq) = kings[(!c).index()] {
+                    let d = self.distance[ksq.index() * squares + sq.index()];
+                    near += self.weights[l.dist + k * DISTANCES + d as usize];
+                }
                 total += sign * near;
             }
         }
@@ -484,6 +523,9 @@ impl<B: BitBoard> Evaluator<B> {
             for i in 0..NEAR {
                 names[l.kpo + k * NEAR + i] = format!("kpo {} {i}", code(k));
                 names[l.kpe + k * NEAR + i] = format!("kpe {} {i}", code(k));
+            }
+            for d in 0..DISTANCES {
+                names[l.dist + k * DISTANCES + d] = format!("dist {} {d}", code(k));
             }
         }
         for k in 0..l.n_base {
@@ -557,6 +599,10 @@ impl<B: BitBoard> Evaluator<B> {
             }
             if self.rules.kinds[k].royal {
                 continue;
+            }
+            if let Some(ksq) = kings[(!c).index()] {
+                let d = self.distance[ksq.index() * self.rules.geometry.squares() + sq.index()];
+                sink.add(l.dist + k * DISTANCES + d as usize, sign);
             }
             for (base, king) in [(l.kpo, kings[c.index()]), (l.kpe, kings[(!c).index()])] {
                 if let Some(ksq) = king {

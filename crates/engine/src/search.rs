@@ -14,19 +14,6 @@ use banmen_rules::{BitBoard, EnteringKingRule, Move, MoveList, Position, SfenMod
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-/// Temporary experiment switches (BANMEN_KNOBS=a,b,c,...), removed before landing.
-fn knob(i: usize) -> i32 {
-    static K: std::sync::OnceLock<Vec<i32>> = std::sync::OnceLock::new();
-    let k = K.get_or_init(|| {
-        std::env::var("BANMEN_KNOBS")
-            .unwrap_or_default()
-            .split(',')
-            .map(|x| x.trim().parse().unwrap_or(1))
-            .collect()
-    });
-    k.get(i).copied().unwrap_or(1)
-}
-
 /// The deepest ply the search reaches (quiescence included).
 const MAX_PLY: usize = 96;
 
@@ -566,27 +553,12 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
         };
         if !pv_node && !in_check && beta.abs() < MATE_BOUND {
             // Reverse futility: far above beta near the leaves.
-            let margin = 120 * (depth - i32::from(improving));
-            if knob(1) == 1 && depth <= 6 && static_eval - margin >= beta {
+            if depth <= 3 && static_eval - 150 * depth >= beta {
                 return static_eval;
-            }
-            if knob(1) == 0 && depth <= 3 && static_eval - 150 * depth >= beta {
-                return static_eval;
-            }
-            // Razoring: far below alpha, only captures can help.
-            if knob(5) == 1 && depth <= 2 && static_eval + 300 + 250 * depth < alpha {
-                let s = self.quiescence(alpha, alpha + 1, ply);
-                if s <= alpha {
-                    return s;
-                }
             }
             // Null move: if passing still fails high, a real move will too.
             if allow_null && depth >= 3 && static_eval >= beta {
-                let r = if knob(4) == 1 {
-                    3 + depth / 3 + ((static_eval - beta) / 200).min(3)
-                } else {
-                    3 + depth / 6
-                };
+                let r = 3 + depth / 6;
                 self.pos.make_null_move();
                 self.stack.push(HistoryEntry {
                     hash: 0,
@@ -620,23 +592,10 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
         let mut quiets_tried: [Move; 32] = [Move::default(); 32];
         let mut n_quiets = 0;
         // Pruning of quiet moves near the leaves (not at PV nodes, not in check).
-        let new_pruning = knob(1) == 1;
-        let prune = !pv_node
-            && !in_check
-            && depth <= if new_pruning { 7 } else { 4 }
-            && alpha.abs() < MATE_BOUND;
-        let late_limit = if new_pruning {
-            ((3 + depth * depth) / if improving { 1 } else { 2 }) as usize + 2
-        } else {
-            4 + 2 * (depth * depth) as usize
-        };
-        let futility_margin = if new_pruning {
-            100 + 110 * depth
-        } else {
-            100 + 120 * depth
-        };
-        let futile =
-            prune && depth <= if new_pruning { 6 } else { 3 } && static_eval + futility_margin <= alpha;
+        let prune = !pv_node && !in_check && depth <= 4 && alpha.abs() < MATE_BOUND;
+        let late_limit = 4 + 2 * (depth * depth) as usize;
+        let futility_margin = 100 + 120 * depth;
+        let futile = prune && depth <= 3 && static_eval + futility_margin <= alpha;
         let nine = self.pos.rules().geometry.files == 9;
         for i in 0..moves.len() {
             let m = next_move(&mut moves, &mut scores, i, &mut self.sort_buf);
@@ -644,18 +603,6 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
             let quiet = !capture && !m.is_promotion();
             let prunable = prune && quiet && i > 0 && (futile || i >= late_limit);
             let may_check = !nine || self.may_check(m);
-            // A quiet move that loses the moved piece near the leaves.
-            if knob(2) == 1 && prune && quiet && i > 0 && !may_check && self.use_see && depth <= 5 {
-                let see = self.see(m);
-                if see < -30 * depth * depth {
-                    continue;
-                }
-            }
-            if knob(2) == 1 && prune && capture && i > 0 && depth <= 4 && self.use_see && !may_check {
-                if self.see(m) < -150 * depth {
-                    continue;
-                }
-            }
             if prunable && !may_check {
                 if futile {
                     best = best.max(static_eval + futility_margin);
@@ -663,7 +610,7 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
                 continue;
             }
             // Whether a check is worth extending: the checking piece is safe.
-            let safe_check = may_check && (knob(0) == 0 || !self.use_see || self.see(m) >= 0);
+            let safe_check = may_check && (!self.use_see || self.see(m) >= 0);
             let undo = self.pos.make_move(m);
             let check = may_check && self.pos.in_check();
             if prunable && !nine && !check {
@@ -679,30 +626,13 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
             });
             // Checks are extended only when the checking piece is safe and
             // the path is not already long (drops give many checks in shogi).
-            let ext = i32::from(
-                check && (safe_check || knob(0) == 0) && ply < self.root_depth as usize,
-            );
+            let ext = i32::from(check && safe_check && ply < self.root_depth as usize);
             let new_depth = depth - 1 + ext;
             let score = if i == 0 {
                 -self.negamax(new_depth, -beta, -alpha, ply + 1, true)
             } else {
                 let mut r = 0;
-                if knob(3) == 0 {
-                    if depth >= 3 && i >= 3 && quiet && !in_check && !check {
-                        r = lmr(depth, i);
-                        if pv_node {
-                            r -= 1;
-                        } else {
-                            r += 1;
-                        }
-                        if Some(m) == self.killers[ply][0] || Some(m) == self.killers[ply][1] {
-                            r -= 1;
-                        }
-                        r -= self.history[self.history_index_for(!self.pos.side_to_move(), m)]
-                            / 8192;
-                        r = r.clamp(0, new_depth - 1);
-                    }
-                } else if depth >= 3 && i >= 2 && !in_check && (quiet || i >= 8) {
+                if depth >= 3 && i >= 2 && !in_check && (quiet || i >= 8) {
                     r = lmr(depth, i);
                     if pv_node {
                         r -= 1;
@@ -845,12 +775,7 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
                     .pos
                     .moving_piece(m)
                     .map_or(0, |p| self.eval.order_value(p.kind));
-                let losing = if self.use_see && knob(6) == 1 {
-                    attacker > gain && self.see(m) < 0
-                } else {
-                    attacker > gain + 50 && self.defended(m)
-                };
-                if losing {
+                if attacker > gain + 50 && self.defended(m) {
                     continue;
                 }
             }
@@ -1065,12 +990,7 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
                         .moving_piece(m)
                         .map_or(0, |p| self.eval.order_value(p.kind));
                     let s = victim * 16 - attacker / 16 + if m.is_promotion() { 500 } else { 0 };
-                    let losing = if self.use_see && knob(6) == 1 {
-                        attacker > victim && self.see(m) < 0
-                    } else {
-                        attacker > victim + 50 && self.defended(m)
-                    };
-                    if losing {
+                    if attacker > victim + 50 && self.defended(m) {
                         // Probably loses material: after the killers.
                         (1 << 26) + s
                     } else {
