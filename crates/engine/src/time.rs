@@ -1,7 +1,7 @@
 //! Search limits and how much of the clock to spend on one move.
 
-use banmen_rules::Color;
-use std::time::Duration;
+use banmen_rules::{Color, Move};
+use std::time::{Duration, Instant};
 
 /// What bounds a search (the arguments of USI `go`). Times in milliseconds.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -22,6 +22,13 @@ pub struct Limits {
     pub infinite: bool,
     /// Search the expected reply's position until `ponderhit` or `stop`.
     pub ponder: bool,
+    /// Search only these root moves (USI `searchmoves`); those not legal are
+    /// left out, and when none is legal every move is searched.
+    pub searchmoves: Vec<Move>,
+    /// When the clock started (the USI `go` arrived); `None`: when
+    /// [`search`](crate::search()) is called. Time spent before the search
+    /// starts counts against the budget.
+    pub start: Option<Instant>,
 }
 
 impl Limits {
