@@ -359,12 +359,14 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
         self.local_nodes = 0;
     }
 
-    /// Counts a node and, every 1024, checks the clock and the stop signals.
+    /// Counts a node and, every 256, checks the clock and the stop signals:
+    /// 256 dai dai shogi nodes take about 2 ms at 130k nodes/s (1024 took
+    /// 8 ms, much of a short byoyomi's margin); a clock read costs ~25 ns.
     #[inline]
     fn visit(&mut self) -> bool {
         self.nodes += 1;
         self.local_nodes += 1;
-        if self.nodes & 1023 == 0 {
+        if self.nodes & 255 == 0 {
             self.flush_nodes();
             self.check_limits();
         }
