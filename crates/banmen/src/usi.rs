@@ -3,7 +3,9 @@
 //! Stdin is read by its own thread and passed over a channel, so commands
 //! (`stop`, `ponderhit`, `isready`) are answered while a search runs in
 //! another thread. Every line written is flushed at once. A line that cannot
-//! be understood gets an `info string` saying why and changes nothing.
+//! be understood gets an `info string` saying why and changes nothing, except
+//! that every `go` gets exactly one answer: what cannot be read is left out,
+//! and without a valid position the answer is `bestmove resign`.
 
 use banmen_engine::{
     find_mate, search, BestMove, Bound, Control, Evaluator, HistoryEntry, Info, Limits, MateResult,
@@ -484,7 +486,8 @@ fn spawn<B: BitBoard>(
     go.limits.searchmoves = searchmoves(&session.pos, &go.searchmoves);
     std::thread::spawn(move || {
         if let Some(limit) = go.mate {
-            let deadline = limit.map(|d| Instant::now() + d);
+            let start = go.limits.start.unwrap_or_else(Instant::now);
+            let deadline = limit.map(|d| start + d);
             let answer = match find_mate(&session.pos, deadline, &control) {
                 MateResult::Mate(line) => format!("checkmate {}", usi_line(&session.pos, &line)),
                 MateResult::NoMate => "checkmate nomate".to_string(),

@@ -702,9 +702,9 @@ fn short_byoyomi_is_kept() {
         let (_, best, spent) = e.go_timed(&go, 5);
         println!("byoyomi {byoyomi}: answered after {spent:?}");
         // The margin is for the pipe and the GUI; a loaded CI machine adds
-        // its own delays, so only twice the byoyomi fails.
+        // its own delays, so only 200 ms late fails.
         assert!(
-            spent < Duration::from_millis(2 * byoyomi),
+            spent < Duration::from_millis(byoyomi + 200),
             "{go}: {spent:?}"
         );
         worst = worst.max(spent.saturating_sub(Duration::from_millis(byoyomi)));
