@@ -8,7 +8,8 @@
 //! sends is checked with [`Game::play_usi`]; the game ends when the rules
 //! core says so (checkmate, no legal move, repetition, perpetual check, try,
 //! the ply limit), or when an engine resigns, declares, plays an illegal move,
-//! crashes or runs out of time.
+//! crashes or runs out of time, or, with `--adjudicate`, when both engines'
+//! scores agree that one side is far ahead.
 
 use banmen_rules::{
     rules_for, AnyRules, BitBoard, Color, EnteringKingRule, Game, GameOptions, Position, Rules,
@@ -80,6 +81,104 @@ pub struct MatchArgs {
     /// Milliseconds an engine may go over its time before it loses on time.
     #[arg(long, default_value_t = 5000)]
     pub margin: u64,
+    /// Adjudication by score: score=N,plies=M. From ply M on (M at most
+    /// --max-plies), after every move, the game is won by the side both
+    /// engines say is ahead by N centipawns or more, each by the last score
+    /// it reported (`info ... score cp X`, the first PV, for its own side; a
+    /// mate counts as more than any N): the winner's engine at least +N and
+    /// the loser's at most -N. Otherwise the game goes on, to --max-plies (a
+    /// draw). Such games have the reason `adjudication`.
+    #[arg(long)]
+    pub adjudicate: Option<String>,
+}
+
+/// `--adjudicate`: when both engines' scores end a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Adjudication {
+    /// Centipawns both engines must agree on.
+    score: i64,
+    /// The first ply after which the scores are looked at.
+    plies: usize,
+}
+
+/// A mate score, in centipawns: beyond any `--adjudicate score=`.
+const MATE_CP: i64 = 1_000_000;
+
+impl Adjudication {
+    fn parse(text: &str) -> Result<Adjudication, String> {
+        let bad =
+            |why: String| format!("bad --adjudicate '{text}': {why} (expected score=N,plies=M)");
+        let (mut score, mut plies) = (None, None);
+        for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+            let (k, v) = part
+                .split_once('=')
+                .ok_or_else(|| bad(format!("'{part}' has no '='")))?;
+            let v: u64 = v
+                .trim()
+                .parse()
+                .map_err(|_| bad(format!("'{v}' is not a number")))?;
+            match k.trim() {
+                "score" => score = Some(v),
+                "plies" => plies = Some(v),
+                other => return Err(bad(format!("unknown key '{other}'"))),
+            }
+        }
+        match (score, plies) {
+            (Some(0), _) => Err(bad("score must be at least 1".into())),
+            (Some(score), Some(plies)) => Ok(Adjudication {
+                score: score.min(MATE_CP as u64) as i64,
+                plies: plies as usize,
+            }),
+            _ => Err(bad("both score and plies are needed".into())),
+        }
+    }
+
+    /// The side both engines say is ahead by at least `score`, from the last
+    /// scores of the engines playing Black and White, each for its own side.
+    fn winner(&self, scores: [Option<i64>; 2]) -> Option<Color> {
+        let [Some(black), Some(white)] = scores else {
+            return None;
+        };
+        if black >= self.score && white <= -self.score {
+            Some(Color::Black)
+        } else if white >= self.score && black <= -self.score {
+            Some(Color::White)
+        } else {
+            None
+        }
+    }
+}
+
+/// The score of a USI `info` line, in centipawns for the engine's side (mates
+/// as [`MATE_CP`]); `None` without one, or for a PV other than the first.
+fn info_score(line: &str) -> Option<i64> {
+    // `string` runs to the end of the line: free text, not fields.
+    let words: Vec<&str> = line
+        .split_whitespace()
+        .take_while(|w| *w != "string")
+        .collect();
+    if words.first() != Some(&"info") {
+        return None;
+    }
+    let after = |key: &str| {
+        let i = words.iter().position(|w| *w == key)?;
+        words.get(i + 1).copied()
+    };
+    if after("multipv").is_some_and(|k| k != "1") {
+        return None;
+    }
+    let i = words.iter().position(|w| *w == "score")?;
+    let value = words.get(i + 2)?;
+    match *words.get(i + 1)? {
+        "cp" => value.parse().ok(),
+        // `mate 5`, `mate -3`, and the bare `mate +` / `mate -` of USI.
+        "mate" => match *value {
+            "0" | "-0" | "+0" => None,
+            v if v.starts_with('-') => Some(-MATE_CP),
+            _ => Some(MATE_CP),
+        },
+        _ => None,
+    }
 }
 
 /// A time control.
@@ -410,6 +509,7 @@ struct Setup {
     entering_king: Option<EnteringKingRule>,
     game_options: GameOptions,
     margin: u64,
+    adjudicate: Option<Adjudication>,
     /// Per engine: the command, its words, and `setoption`s (name, value).
     engines: [EngineSpec; 2],
 }
@@ -723,7 +823,10 @@ impl Worker<'_> {
             setup.tc[engine_of(Color::Black)].start_clock(),
             setup.tc[engine_of(Color::White)].start_clock(),
         ];
-        while failure.is_none() && game.outcome().is_none() {
+        // Each engine's last score, for its own side (`--adjudicate`).
+        let mut scores: [Option<i64>; 2] = [None, None];
+        let mut adjudicated: Option<(Color, String)> = None;
+        while failure.is_none() && adjudicated.is_none() && game.outcome().is_none() {
             let side = game.position().side_to_move();
             let who = engine_of(side);
             let mut position = format!("position {}", opening.base);
@@ -750,6 +853,9 @@ impl Worker<'_> {
             let answer = loop {
                 match engine.next_line(deadline) {
                     Ok(line) => {
+                        if let Some(score) = info_score(&line) {
+                            scores[who] = Some(score);
+                        }
                         if let Some(rest) = line.strip_prefix("bestmove") {
                             if rest.is_empty() || rest.starts_with(char::is_whitespace) {
                                 break Ok(rest.split_whitespace().next().unwrap_or("").to_string());
@@ -802,15 +908,38 @@ impl Worker<'_> {
                     }
                 }
             }
+            if let Some(a) = setup.adjudicate {
+                let playing = [
+                    scores[engine_of(Color::Black)],
+                    scores[engine_of(Color::White)],
+                ];
+                let open = failure.is_none() && game.outcome().is_none();
+                if let Some(winner) = a.winner(playing).filter(|_| open && moves.len() >= a.plies) {
+                    let [b, w] = playing.map(|s| s.unwrap_or(0));
+                    let note = format!(
+                        "after ply {}: black's engine scores {b:+}, white's {w:+} (each for \
+                         itself; score={})",
+                        moves.len(),
+                        a.score
+                    );
+                    adjudicated = Some((winner, note));
+                }
+            }
         }
         let outcome = game.outcome();
-        let (winner, reason) = match (failure, outcome) {
-            (Some((loser, reason, note)), _) => {
+        let (winner, reason) = match (failure, adjudicated, outcome) {
+            (Some((loser, reason, note)), _, _) => {
                 result.note = Some(format!("engine {}: {note}", loser + 1));
                 (Some(!color_of(loser)), reason.to_string())
             }
-            (None, Some(o)) => (o.winner, o.reason.to_string()),
-            (None, None) => unreachable!("the loop ends with an outcome or a failure"),
+            (None, Some((winner, note)), _) => {
+                result.note = Some(note);
+                (Some(winner), "adjudication".to_string())
+            }
+            (None, None, Some(o)) => (o.winner, o.reason.to_string()),
+            (None, None, None) => {
+                unreachable!("the loop ends with an outcome, a failure or an adjudication")
+            }
         };
         result.winner = winner;
         result.reason = reason;
@@ -1035,6 +1164,19 @@ pub fn run(args: &MatchArgs) -> Result<(), String> {
     if args.max_plies == 0 {
         return Err("--max-plies must be at least 1".into());
     }
+    let adjudicate = args
+        .adjudicate
+        .as_deref()
+        .map(Adjudication::parse)
+        .transpose()?;
+    if let Some(a) = adjudicate {
+        if a.plies > args.max_plies as usize {
+            return Err(format!(
+                "--adjudicate plies={} is past --max-plies {}",
+                a.plies, args.max_plies
+            ));
+        }
+    }
     let entering_king = args
         .entering_king
         .as_deref()
@@ -1081,6 +1223,7 @@ pub fn run(args: &MatchArgs) -> Result<(), String> {
             max_plies: Some(args.max_plies),
         },
         margin: args.margin,
+        adjudicate,
         engines,
     };
     match rules {
@@ -1291,6 +1434,51 @@ mod tests {
         assert_eq!(c.moves, vec!["2g2f".to_string()]);
         assert!(parse_opening(r, "startpos moves 5e5d", o).is_err());
         assert!(parse_opening(r, "nonsense", o).is_err());
+    }
+
+    #[test]
+    fn adjudication_needs_both_engines_to_agree() {
+        let a = Adjudication::parse("score=400,plies=60").unwrap();
+        assert_eq!(
+            a,
+            Adjudication {
+                score: 400,
+                plies: 60
+            }
+        );
+        assert_eq!(a.winner([Some(400), Some(-400)]), Some(Color::Black));
+        assert_eq!(a.winner([Some(-MATE_CP), Some(900)]), Some(Color::White));
+        // One engine disagrees, or has said nothing.
+        assert_eq!(a.winner([Some(900), Some(-300)]), None);
+        assert_eq!(a.winner([Some(900), Some(900)]), None);
+        assert_eq!(a.winner([Some(900), None]), None);
+        for bad in [
+            "score=400",
+            "plies=3",
+            "score=0,plies=3",
+            "score=x,plies=3",
+            "eval=1",
+        ] {
+            assert!(Adjudication::parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn info_scores_are_read() {
+        assert_eq!(
+            info_score("info depth 3 score cp -42 nodes 10 pv 7g7f"),
+            Some(-42)
+        );
+        assert_eq!(
+            info_score("info depth 9 multipv 1 score mate 5 pv G*2b"),
+            Some(MATE_CP)
+        );
+        assert_eq!(info_score("info score mate -3"), Some(-MATE_CP));
+        assert_eq!(info_score("info score mate + pv 1a1b"), Some(MATE_CP));
+        assert_eq!(info_score("info score cp 10 lowerbound"), Some(10));
+        assert_eq!(info_score("info depth 3 multipv 2 score cp 50"), None);
+        assert_eq!(info_score("info string score cp 50"), None);
+        assert_eq!(info_score("bestmove 7g7f"), None);
     }
 
     #[test]

@@ -3,7 +3,9 @@
 //! Stdin is read by its own thread and passed over a channel, so commands
 //! (`stop`, `ponderhit`, `isready`) are answered while a search runs in
 //! another thread. Every line written is flushed at once. A line that cannot
-//! be understood gets an `info string` saying why and changes nothing.
+//! be understood gets an `info string` saying why and changes nothing, except
+//! that every `go` gets exactly one answer: what cannot be read is left out,
+//! and without a valid position the answer is `bestmove resign`.
 
 use banmen_engine::{
     find_mate, search, BestMove, Bound, Control, Evaluator, HistoryEntry, Info, Limits, MateResult,
@@ -25,6 +27,9 @@ const DEFAULT_HASH_MB: usize = 64;
 const MAX_HASH_MB: usize = 65536;
 const MAX_THREADS: usize = 256;
 const MAX_MULTIPV: usize = 64;
+/// How long a `go` thinks when its limits could not be read and nothing else
+/// bounds it (a GUI that sent `go depth x` waits for a `bestmove`, not `stop`).
+const FALLBACK_MOVETIME_MS: u64 = 1000;
 
 /// Writes one line to stdout and flushes it.
 fn send(line: &str) {
@@ -85,13 +90,27 @@ struct Running {
 struct Engine {
     settings: Settings,
     session: Option<AnySession>,
+    /// Whether `session` was set by a `position` command (not the implicit
+    /// start position), so resetting it is worth saying.
+    from_position: bool,
+    /// Why the last `position` was refused, until a valid one: `go` then
+    /// answers from no position rather than the one before.
+    position_error: Option<String>,
+    /// The table, keyed by the `USI_Hash` it was made for.
     tt: Option<(usize, Arc<Table>)>,
+    /// Whether a search has written to the table since it was last cleared.
+    tt_used: bool,
+    /// Set by `gameover`: the next `isready` clears the table, so that
+    /// `usinewgame`, sent just before the first `go`, has nothing to do.
+    game_over: bool,
     running: Option<Running>,
 }
 
 /// Runs the protocol until `quit` or the end of input.
 pub fn run() -> Result<(), String> {
-    let (tx, rx) = mpsc::channel::<String>();
+    // Each line with the moment it arrived: a `go` starts the clock then,
+    // however long the line waited behind others.
+    let (tx, rx) = mpsc::channel::<(String, Instant)>();
     std::thread::spawn(move || {
         let stdin = std::io::stdin();
         let mut lock = stdin.lock();
@@ -103,7 +122,7 @@ pub fn run() -> Result<(), String> {
                 Ok(_) => {
                     // Not UTF-8 is still a line: it gets an error reply, not a crash.
                     let line = String::from_utf8_lossy(&buf).into_owned();
-                    if tx.send(line).is_err() {
+                    if tx.send((line, Instant::now())).is_err() {
                         break;
                     }
                 }
@@ -121,12 +140,16 @@ pub fn run() -> Result<(), String> {
             ponder: false,
         },
         session: None,
+        from_position: false,
+        position_error: None,
         tt: None,
+        tt_used: false,
+        game_over: false,
         running: None,
     };
     // End of input is a quit.
-    while let Ok(line) = rx.recv() {
-        if !engine.handle(line.trim()) {
+    while let Ok((line, received)) = rx.recv() {
+        if !engine.handle(line.trim(), received) {
             break;
         }
     }
@@ -135,8 +158,8 @@ pub fn run() -> Result<(), String> {
 }
 
 impl Engine {
-    /// Handles one line; false on `quit`.
-    fn handle(&mut self, line: &str) -> bool {
+    /// Handles one line, received at `received`; false on `quit`.
+    fn handle(&mut self, line: &str, received: Instant) -> bool {
         let mut words = line.split_whitespace();
         let Some(command) = words.next() else {
             info_string("empty line ignored");
@@ -149,14 +172,18 @@ impl Engine {
                 if let Err(e) = self.prepare() {
                     info_string(&e);
                 }
+                if self.game_over && self.running.is_none() {
+                    self.clear_table();
+                }
                 send("readyok");
             }
             "setoption" => self.setoption(&rest),
             "usinewgame" => {
                 self.stop();
-                if let Some((_, tt)) = &self.tt {
-                    tt.clear();
-                }
+                // Usually done already by the `isready` after `gameover`.
+                self.clear_table();
+                self.game_over = false;
+                self.position_error = None;
             }
             "position" => {
                 if self.running.is_some() {
@@ -164,18 +191,30 @@ impl Engine {
                     self.stop();
                 }
                 match self.position(&rest) {
-                    Ok(s) => self.session = Some(s),
-                    Err(e) => info_string(&format!("position ignored: {e}")),
+                    Ok(s) => {
+                        self.session = Some(s);
+                        self.from_position = true;
+                        self.position_error = None;
+                    }
+                    Err(e) => {
+                        info_string(&format!("position ignored: {e}"));
+                        self.session = None;
+                        self.from_position = false;
+                        self.position_error = Some(e);
+                    }
                 }
             }
-            "go" => self.go(&rest),
+            "go" => self.go(&rest, received),
             "stop" => self.stop(),
             "ponderhit" => {
                 if let Some(r) = &self.running {
                     r.control.pondering.store(false, Ordering::Relaxed);
                 }
             }
-            "gameover" => self.stop(),
+            "gameover" => {
+                self.stop();
+                self.game_over = true;
+            }
             "quit" => return false,
             other => info_string(&format!("unknown command '{}'", printable(other))),
         }
@@ -212,19 +251,60 @@ impl Engine {
         self.table();
         if self.session.is_none() {
             self.session = Some(self.position(&["startpos"])?);
+            self.from_position = false;
         }
         Ok(())
     }
 
+    /// The table for `USI_Hash`, allocated (and every page written) when the
+    /// size changed. A size that cannot be had is clamped, with an `info string`.
     fn table(&mut self) -> Arc<Table> {
-        match &self.tt {
-            Some((mb, tt)) if *mb == self.settings.hash_mb => Arc::clone(tt),
-            _ => {
-                let tt = Arc::new(Table::new(self.settings.hash_mb));
-                self.tt = Some((self.settings.hash_mb, Arc::clone(&tt)));
-                tt
+        let wanted = self.settings.hash_mb;
+        if let Some((mb, tt)) = &self.tt {
+            if *mb == wanted {
+                return Arc::clone(tt);
             }
         }
+        // The old table goes first: the new one may need its memory.
+        self.tt = None;
+        let limit = hash_limit_mb();
+        let ask = limit.map_or(wanted, |(l, _)| wanted.min(l.max(1)));
+        let tt = Arc::new(Table::new_at_most(ask));
+        let got = tt.megabytes().max(1);
+        if got < wanted {
+            let why = match limit {
+                Some((l, source)) if l < wanted => format!("{source}: {l} MiB"),
+                _ => "the allocation failed".to_string(),
+            };
+            info_string(&format!(
+                "USI_Hash {wanted} MiB is more than this machine can give ({why}); \
+                 the hash table is clamped to {got} MiB"
+            ));
+        }
+        self.tt = Some((wanted, Arc::clone(&tt)));
+        self.tt_used = false;
+        tt
+    }
+
+    /// Empties the table if a search has used it since it was last emptied.
+    fn clear_table(&mut self) {
+        if let (true, Some((_, tt))) = (self.tt_used, &self.tt) {
+            tt.clear();
+        }
+        self.tt_used = false;
+    }
+
+    /// After a change of game or rules the position is the start position
+    /// again; said when the GUI had set one.
+    fn reset_position(&mut self, option: &str) {
+        if self.from_position && self.session.is_some() {
+            info_string(&format!(
+                "{option} changed: the position is reset to the start position; \
+                 send 'position' again"
+            ));
+        }
+        self.session = None;
+        self.from_position = false;
     }
 
     fn setoption(&mut self, words: &[&str]) {
@@ -246,8 +326,10 @@ impl Engine {
                 .parse::<VariantName>()
                 .map_err(|e| e.to_string())
                 .map(|v| {
-                    self.settings.variant = v;
-                    self.session = None;
+                    if v != self.settings.variant {
+                        self.settings.variant = v;
+                        self.reset_position("USI_Variant");
+                    }
                 }),
             "usi_hash" | "hash" => spin(MAX_HASH_MB).map(|n| self.settings.hash_mb = n),
             "threads" => spin(MAX_THREADS).map(|n| self.settings.threads = n),
@@ -283,8 +365,10 @@ impl Engine {
                         Err(e.to_string())
                     }
                     _ => {
-                        self.settings.rules = text.to_string();
-                        self.session = None;
+                        if self.settings.rules != text {
+                            self.settings.rules = text.to_string();
+                            self.reset_position("Rules");
+                        }
                         Ok(())
                     }
                 }
@@ -327,16 +411,35 @@ impl Engine {
         })
     }
 
-    fn go(&mut self, words: &[&str]) {
-        let go = match parse_go(words) {
-            Ok(g) => g,
-            Err(e) => return info_string(&format!("go ignored: {e}")),
-        };
+    /// Every `go` gets exactly one answer (`bestmove`, or `checkmate` for
+    /// `go mate`), whatever was wrong with it or with the position.
+    fn go(&mut self, words: &[&str], received: Instant) {
         self.stop();
-        if let Err(e) = self.prepare() {
-            return info_string(&format!("go ignored: {e}"));
+        let (mut go, complaints) = parse_go(words);
+        for c in &complaints {
+            info_string(c);
+        }
+        go.limits.start = Some(received);
+        let refused = match &self.position_error {
+            Some(e) => Some(format!(
+                "no valid position: the last 'position' was refused ({e})"
+            )),
+            None => self
+                .prepare()
+                .err()
+                .map(|e| format!("no valid position: {e}")),
+        };
+        if let Some(why) = refused {
+            info_string(&why);
+            send(if go.mate.is_some() {
+                "checkmate nomate"
+            } else {
+                "bestmove resign"
+            });
+            return;
         }
         let tt = self.table();
+        self.tt_used = true;
         let control = Arc::new(Control::default());
         control.pondering.store(go.limits.ponder, Ordering::Relaxed);
         let options = SearchOptions {
@@ -369,18 +472,22 @@ struct Go {
     limits: Limits,
     /// `go mate`: `Some(None)` without a time limit.
     mate: Option<Option<Duration>>,
+    /// The moves after `searchmoves`, read against the position when it searches.
+    searchmoves: Vec<String>,
 }
 
 fn spawn<B: BitBoard>(
     session: Session<B>,
     tt: Arc<Table>,
-    go: Go,
+    mut go: Go,
     options: SearchOptions,
     control: Arc<Control>,
 ) -> JoinHandle<()> {
+    go.limits.searchmoves = searchmoves(&session.pos, &go.searchmoves);
     std::thread::spawn(move || {
         if let Some(limit) = go.mate {
-            let deadline = limit.map(|d| Instant::now() + d);
+            let start = go.limits.start.unwrap_or_else(Instant::now);
+            let deadline = limit.map(|d| start + d);
             let answer = match find_mate(&session.pos, deadline, &control) {
                 MateResult::Mate(line) => format!("checkmate {}", usi_line(&session.pos, &line)),
                 MateResult::NoMate => "checkmate nomate".to_string(),
@@ -529,27 +636,71 @@ fn parse_setoption(words: &[&str]) -> Result<(String, String), String> {
     Ok((name, value))
 }
 
-fn parse_go(words: &[&str]) -> Result<Go, String> {
+/// The `searchmoves` that are legal in `pos`; the others are ignored, each
+/// with an `info string`.
+fn searchmoves<B: BitBoard>(pos: &Position<B>, texts: &[String]) -> Vec<Move> {
+    let mut moves = Vec::new();
+    for text in texts {
+        match pos.parse_move(text) {
+            Ok(m) => moves.push(m),
+            Err(e) => info_string(&format!("searchmoves: '{}' ignored: {e}", printable(text))),
+        }
+    }
+    if !texts.is_empty() && moves.is_empty() {
+        info_string("searchmoves: no legal move given; searching every move");
+    }
+    moves
+}
+
+/// The words of `go` that start a parameter.
+const GO_WORDS: [&str; 13] = [
+    "btime",
+    "wtime",
+    "binc",
+    "winc",
+    "byoyomi",
+    "movetime",
+    "rtime",
+    "depth",
+    "nodes",
+    "mate",
+    "infinite",
+    "ponder",
+    "searchmoves",
+];
+
+/// Reads `go`'s parameters. Never fails: what cannot be read is left out and
+/// reported in the returned complaints, and the search still runs.
+fn parse_go(words: &[&str]) -> (Go, Vec<String>) {
     let mut go = Go {
         limits: Limits::default(),
         mate: None,
+        searchmoves: Vec::new(),
+    };
+    let mut complaints = Vec::new();
+    let number = |w: Option<&&str>| {
+        w.and_then(|w| w.parse::<i64>().ok())
+            .map(|n| n.max(0) as u64)
     };
     let mut i = 0;
-    let number = |i: usize, what: &str| -> Result<u64, String> {
-        let w = words
-            .get(i + 1)
-            .ok_or_else(|| format!("'{what}' needs a number"))?;
-        w.parse::<i64>()
-            .map(|n| n.max(0) as u64)
-            .map_err(|_| format!("'{what}' needs a number, not '{}'", printable(w)))
-    };
     while i < words.len() {
         let w = words[i];
         match w {
             "infinite" => go.limits.infinite = true,
             "ponder" => go.limits.ponder = true,
-            "btime" | "wtime" | "binc" | "winc" | "byoyomi" | "movetime" | "depth" | "nodes" => {
-                let n = number(i, w)?;
+            "btime" | "wtime" | "binc" | "winc" | "byoyomi" | "movetime" | "rtime" | "depth"
+            | "nodes" => {
+                let Some(n) = number(words.get(i + 1)) else {
+                    complaints.push(match words.get(i + 1) {
+                        Some(next) if !GO_WORDS.contains(next) => {
+                            i += 1;
+                            format!("go: '{w} {}' ignored: not a number", printable(next))
+                        }
+                        _ => format!("go: '{w}' ignored: it needs a number"),
+                    });
+                    i += 1;
+                    continue;
+                };
                 let l = &mut go.limits;
                 match w {
                     "btime" => l.time[0] = Some(n),
@@ -558,23 +709,88 @@ fn parse_go(words: &[&str]) -> Result<Go, String> {
                     "winc" => l.increment[1] = n,
                     "byoyomi" => l.byoyomi = n,
                     "movetime" => l.movetime = Some(n),
+                    // YaneuraOu's randomised time: here a plain movetime.
+                    "rtime" => {
+                        complaints.push(format!("go: 'rtime {n}' read as 'movetime {n}'"));
+                        l.movetime = l.movetime.or(Some(n));
+                    }
                     "depth" => l.depth = Some(n.clamp(1, 64) as i32),
                     _ => l.nodes = Some(n),
                 }
                 i += 1;
             }
-            "mate" => {
-                go.mate = Some(match words.get(i + 1) {
-                    None | Some(&"infinite") => None,
-                    Some(_) => Some(Duration::from_millis(number(i, w)?)),
-                });
-                i += 1;
+            "mate" => match words.get(i + 1) {
+                None => go.mate = Some(None),
+                Some(&"infinite") => {
+                    go.mate = Some(None);
+                    i += 1;
+                }
+                Some(next) => match number(Some(next)) {
+                    Some(n) => {
+                        go.mate = Some(Some(Duration::from_millis(n)));
+                        i += 1;
+                    }
+                    None => {
+                        complaints.push(format!(
+                            "go: 'mate {}' is not a number or 'infinite'; \
+                             searching for {FALLBACK_MOVETIME_MS} ms",
+                            printable(next)
+                        ));
+                        go.mate = Some(Some(Duration::from_millis(FALLBACK_MOVETIME_MS)));
+                        if !GO_WORDS.contains(next) {
+                            i += 1;
+                        }
+                    }
+                },
+            },
+            "searchmoves" => {
+                while let Some(m) = words.get(i + 1).filter(|m| !GO_WORDS.contains(m)) {
+                    go.searchmoves.push(m.to_string());
+                    i += 1;
+                }
             }
-            other => return Err(format!("unknown go parameter '{}'", printable(other))),
+            other => complaints.push(format!(
+                "go: unknown parameter '{}' ignored",
+                printable(other)
+            )),
         }
         i += 1;
     }
-    Ok(go)
+    let l = &go.limits;
+    let bounded =
+        !l.unbounded() || l.ponder || l.depth.is_some() || l.nodes.is_some() || go.mate.is_some();
+    if !bounded && complaints.iter().any(|c| !c.contains("rtime")) {
+        complaints.push(format!(
+            "go: nothing left to limit the search; thinking for {FALLBACK_MOVETIME_MS} ms"
+        ));
+        go.limits.movetime = Some(FALLBACK_MOVETIME_MS);
+    }
+    (go, complaints)
+}
+
+/// The most the hash table may take, in MiB, and where that figure comes
+/// from: `BANMEN_HASH_LIMIT_MB` if set, else half the memory Linux reports
+/// available (the rest is for the GUI, an opponent engine, the system).
+/// `None` where neither is known; the allocation itself is fallible anyway.
+///
+/// The allocation alone is not enough: Linux promises more memory than it has
+/// (overcommit) and kills the process that writes to it once it runs out.
+fn hash_limit_mb() -> Option<(usize, &'static str)> {
+    if let Some(mb) = std::env::var("BANMEN_HASH_LIMIT_MB")
+        .ok()
+        .and_then(|v| v.trim().parse::<usize>().ok())
+    {
+        return Some((mb, "BANMEN_HASH_LIMIT_MB"));
+    }
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    Some((mem_available_mb(&text)? / 2, "half the available memory"))
+}
+
+/// `MemAvailable` of `/proc/meminfo`, in MiB.
+fn mem_available_mb(meminfo: &str) -> Option<usize> {
+    let line = meminfo.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kb: usize = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb / 1024)
 }
 
 /// Text from the GUI, shortened and with control characters shown safely.
@@ -601,11 +817,45 @@ mod tests {
 
     #[test]
     fn go_parameters_parse() {
-        let g = parse_go(&["btime", "1000", "wtime", "2000", "byoyomi", "500"]).unwrap();
+        let (g, complaints) = parse_go(&["btime", "1000", "wtime", "2000", "byoyomi", "500"]);
         assert_eq!(g.limits.time, [Some(1000), Some(2000)]);
         assert_eq!(g.limits.byoyomi, 500);
-        assert!(parse_go(&["depth", "x"]).is_err());
-        assert!(parse_go(&["depth"]).is_err());
-        assert_eq!(parse_go(&["mate", "infinite"]).unwrap().mate, Some(None));
+        assert!(complaints.is_empty());
+        assert_eq!(parse_go(&["mate", "infinite"]).0.mate, Some(None));
+        let (g, _) = parse_go(&["searchmoves", "7g7f", "2g2f", "byoyomi", "100"]);
+        assert_eq!(g.searchmoves, ["7g7f", "2g2f"]);
+        assert_eq!(g.limits.byoyomi, 100);
+    }
+
+    #[test]
+    fn bad_go_parameters_are_left_out_and_the_search_stays_bounded() {
+        for words in [
+            &["depth", "x"][..],
+            &["depth"],
+            &["sideways"],
+            &["nodes", "-"],
+        ] {
+            let (g, complaints) = parse_go(words);
+            assert!(!complaints.is_empty(), "{words:?}");
+            assert_eq!(g.limits.movetime, Some(FALLBACK_MOVETIME_MS), "{words:?}");
+        }
+        // A bad value before another parameter does not swallow it.
+        let (g, complaints) = parse_go(&["depth", "byoyomi", "300", "fast"]);
+        assert_eq!(g.limits.byoyomi, 300);
+        assert_eq!(g.limits.movetime, None);
+        assert_eq!(complaints.len(), 2, "{complaints:?}");
+        let (g, complaints) = parse_go(&["rtime", "200"]);
+        assert_eq!(g.limits.movetime, Some(200));
+        assert_eq!(complaints.len(), 1);
+        // A plain `go` is an unbounded search, as GUIs mean it.
+        let (g, complaints) = parse_go(&[]);
+        assert!(complaints.is_empty() && g.limits.unbounded());
+    }
+
+    #[test]
+    fn mem_available_is_read_from_meminfo() {
+        let text = "MemTotal:       24000000 kB\nMemFree:  100 kB\nMemAvailable:   2097152 kB\n";
+        assert_eq!(mem_available_mb(text), Some(2048));
+        assert_eq!(mem_available_mb("MemTotal: 1 kB\n"), None);
     }
 }

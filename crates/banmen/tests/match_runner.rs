@@ -107,6 +107,75 @@ fn banmen_plays_itself_and_writes_records() {
     let _ = std::fs::remove_dir_all(&out);
 }
 
+/// Banmen against itself from a position where White lacks its rook and
+/// bishop, with `--adjudicate adjudicate` and at most `max_plies`.
+fn lopsided_match(name: &str, adjudicate: &str, max_plies: &str) -> (String, Vec<String>) {
+    let dir = temp_dir(name);
+    let openings = dir.join("openings.txt");
+    std::fs::write(
+        &openings,
+        "lnsgkgsnl/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1\n",
+    )
+    .unwrap();
+    let out = dir.join("records");
+    let engine = banmen_engine();
+    let o = run_match(&[
+        "--engine",
+        &engine,
+        "--engine",
+        &engine,
+        "--variant",
+        "shogi",
+        "--games",
+        "2",
+        "--tc",
+        "movetime=50",
+        "--openings",
+        openings.to_str().unwrap(),
+        "--adjudicate",
+        adjudicate,
+        "--max-plies",
+        max_plies,
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let stdout = text(&o.stdout);
+    assert!(o.status.success(), "{stdout}\n{}", text(&o.stderr));
+    let games = records(&out);
+    let _ = std::fs::remove_dir_all(&dir);
+    (stdout, games)
+}
+
+#[test]
+fn both_engines_agreeing_on_a_big_lead_adjudicate_the_game() {
+    // Both see Black two pieces up: Black wins at ply 2, in both games.
+    let (stdout, games) = lopsided_match("adjudicate", "score=500,plies=2", "40");
+    assert!(
+        stdout.contains("W/D/L (first engine): 1 / 0 / 1"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("adjudication 2"), "{stdout}");
+    for g in &games {
+        assert!(g.contains("# result: black wins"), "{g}");
+        assert!(g.contains("# reason: adjudication"), "{g}");
+        assert!(
+            g.contains("# note: after ply 2: black's engine scores +"),
+            "{g}"
+        );
+        assert!(g.contains("# plies: 2"), "{g}");
+    }
+    // No such lead: the games go on to the ply limit.
+    let (stdout, games) = lopsided_match("no-adjudication", "score=30000,plies=2", "6");
+    assert!(
+        stdout.contains("W/D/L (first engine): 0 / 2 / 0"),
+        "{stdout}"
+    );
+    for g in &games {
+        assert!(g.contains("# reason: max-moves"), "{g}");
+        assert!(g.contains("# plies: 6"), "{g}");
+    }
+}
+
 /// Writes a fake USI engine: a shell script that answers `usi` and `isready`
 /// and runs `on_go` (shell code) for every `go`.
 #[cfg(unix)]
@@ -269,7 +338,7 @@ fn bad_arguments_exit_2_with_a_message() {
     let dir = temp_dir("bad");
     let out = dir.join("records");
     let engine = banmen_engine();
-    let cases: [(&[&str], &str); 4] = [
+    let cases: [(&[&str], &str); 6] = [
         (
             &["--tc", "blitz=5", "--variant", "shogi"],
             "bad --tc 'blitz=5'",
@@ -289,6 +358,28 @@ fn bad_arguments_exit_2_with_a_message() {
         (
             &["--tc", "movetime=50", "--variant", "shogi", "--games", "0"],
             "--games",
+        ),
+        (
+            &[
+                "--tc",
+                "movetime=50",
+                "--variant",
+                "shogi",
+                "--adjudicate",
+                "score=400",
+            ],
+            "bad --adjudicate",
+        ),
+        (
+            &[
+                "--tc",
+                "movetime=50",
+                "--variant",
+                "shogi",
+                "--adjudicate",
+                "score=400,plies=600",
+            ],
+            "past --max-plies",
         ),
     ];
     for (extra, message) in cases {

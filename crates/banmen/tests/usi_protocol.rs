@@ -13,8 +13,14 @@ struct Engine {
 
 impl Engine {
     fn start() -> Engine {
+        Engine::start_with(&[])
+    }
+
+    /// With these environment variables set.
+    fn start_with(vars: &[(&str, &str)]) -> Engine {
         let mut child = Command::new(env!("CARGO_BIN_EXE_banmen"))
             .arg("usi")
+            .envs(vars.iter().copied())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
@@ -88,6 +94,28 @@ impl Engine {
         complaints[0].clone()
     }
 
+    /// The lines that arrive within `ms` milliseconds (none expected to end them).
+    fn quiet_for(&mut self, ms: u64) -> Vec<String> {
+        let deadline = Instant::now() + Duration::from_millis(ms);
+        let mut seen = Vec::new();
+        while let Ok(line) = self
+            .lines
+            .recv_timeout(deadline.saturating_duration_since(Instant::now()))
+        {
+            seen.push(line);
+        }
+        seen
+    }
+
+    /// Sends `go …` and returns the lines up to `bestmove`, the move, and the
+    /// time from sending to receiving it.
+    fn go_timed(&mut self, go: &str, seconds: u64) -> (Vec<String>, String, Duration) {
+        let start = Instant::now();
+        self.send(go);
+        let (lines, best) = self.bestmove(seconds);
+        (lines, best, start.elapsed())
+    }
+
     fn bestmove(&mut self, seconds: u64) -> (Vec<String>, String) {
         let lines = self.expect("bestmove", seconds);
         let best = lines.last().unwrap()["bestmove ".len()..]
@@ -96,6 +124,11 @@ impl Engine {
             .unwrap()
             .to_string();
         (lines, best)
+    }
+
+    fn bestmove_after(&mut self, go: &str) -> (Vec<String>, String) {
+        self.send(go);
+        self.bestmove(5)
     }
 
     fn quit(mut self) {
@@ -335,19 +368,16 @@ fn malformed_lines_are_reported_and_ignored() {
     let mut e = Engine::start();
     e.send("position startpos moves 7g7f");
     for bad in [
-        "position",
-        "position sfen garbage",
-        "position startpos moves 7g7f 7g7f",
-        "position startpos moves 7g7f x",
-        "position somewhere",
-        "go depth x",
-        "go depth",
-        "go sideways",
         "setoption name Nope value 1",
         "",
         "   ",
         "盤面 ☗７六歩",
         "xyzzy",
+        "position",
+        "position sfen garbage",
+        "position startpos moves 7g7f 7g7f",
+        "position startpos moves 7g7f x",
+        "position somewhere",
     ] {
         let complaint = e.expect_complaint(bad);
         assert!(complaint.len() > "info string ".len(), "{complaint}");
@@ -357,10 +387,116 @@ fn malformed_lines_are_reported_and_ignored() {
     e.send("isready");
     let got = e.expect("readyok", 5);
     assert!(got.iter().any(|l| l.starts_with("info string")));
-    // The position set before the bad lines is still in force: 3c3d is legal for White.
+    // A valid position again, and the lines between it and `go` change nothing.
+    e.send("position startpos moves 7g7f");
+    e.expect_complaint("xyzzy");
     e.send("go depth 2");
     let (_, best) = e.bestmove(5);
     assert!(legal("shogi", "7g7f", &best), "{best}");
+    e.quit();
+}
+
+#[test]
+fn go_with_bad_parameters_still_answers_bestmove() {
+    let mut e = Engine::start();
+    e.send("position startpos moves 7g7f");
+    for go in [
+        "go depth x",
+        "go depth",
+        "go sideways",
+        "go nodes -",
+        "go btime 0 wtime 0 byoyomi 200 fast",
+        "go rtime 200",
+        "go btime lots wtime 0 byoyomi 200",
+    ] {
+        let (lines, best, spent) = e.go_timed(go, 5);
+        assert!(
+            lines.iter().any(|l| l.starts_with("info string")),
+            "{go}: {lines:?}"
+        );
+        assert!(legal("shogi", "7g7f", &best), "{go}: {best}");
+        assert!(spent < Duration::from_secs(4), "{go}: {spent:?}");
+    }
+    // One answer each: nothing more arrives.
+    let extra = e.quiet_for(300);
+    assert!(
+        !extra.iter().any(|l| l.starts_with("bestmove")),
+        "{extra:?}"
+    );
+    e.quit();
+}
+
+#[test]
+fn go_searchmoves_searches_only_those() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    let (_, best) = e.bestmove_after("go btime 0 wtime 0 byoyomi 200 searchmoves 9g9f");
+    assert_eq!(best, "9g9f");
+    let (_, best) = e.bestmove_after("go searchmoves 1g1f 9g9f depth 3");
+    assert!(best == "1g1f" || best == "9g9f", "{best}");
+    // An illegal one is said and left out.
+    e.send("go depth 3 searchmoves 9g9f 5e5d");
+    let (lines, best) = e.bestmove(5);
+    assert_eq!(best, "9g9f");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string") && l.contains("5e5d")),
+        "{lines:?}"
+    );
+    // None legal: every move is searched.
+    e.send("go depth 2 searchmoves 5e5d");
+    let (lines, best) = e.bestmove(5);
+    assert!(legal("shogi", "", &best), "{best}");
+    assert!(
+        lines.iter().any(|l| l.contains("searching every move")),
+        "{lines:?}"
+    );
+    e.quit();
+}
+
+#[test]
+fn after_a_refused_position_go_answers_from_no_position() {
+    let mut e = Engine::start();
+    e.send("position startpos moves 7g7f");
+    e.send("position startpos moves 7g7f 7g7f");
+    e.expect("info string", 5);
+    // The refusal is said again, and the previous position is not searched.
+    e.send("go btime 0 wtime 0 byoyomi 200");
+    let (lines, best) = e.bestmove(5);
+    assert_eq!(best, "resign", "{lines:?}");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string no valid position") && l.contains("7g7f")),
+        "{lines:?}"
+    );
+    e.send("go mate 100");
+    assert_eq!(e.expect("checkmate", 5).last().unwrap(), "checkmate nomate");
+    // A valid position ends it.
+    e.send("position startpos moves 7g7f");
+    e.send("go depth 2");
+    let (_, best) = e.bestmove(5);
+    assert!(legal("shogi", "7g7f", &best), "{best}");
+    e.quit();
+}
+
+#[test]
+fn changing_the_game_after_position_is_said() {
+    let mut e = Engine::start();
+    e.send("position startpos moves 7g7f");
+    let complaint = e.expect_complaint("setoption name USI_Variant value cannonshogi");
+    assert!(complaint.contains("start position"), "{complaint}");
+    e.send("position startpos");
+    let complaint = e.expect_complaint("setoption name Rules value flying-cannon=leap");
+    assert!(complaint.contains("start position"), "{complaint}");
+    // The same value again changes nothing and says nothing.
+    e.send("position startpos");
+    e.send("setoption name Rules value flying-cannon=leap");
+    e.send("setoption name USI_Variant value cannonshogi");
+    e.send("isready");
+    let got = e.expect("readyok", 5);
+    assert!(!got.iter().any(|l| l.starts_with("info string")), "{got:?}");
     e.quit();
 }
 
@@ -443,5 +579,137 @@ fn threads_and_multipv_search_together() {
         .collect();
     assert_eq!(firsts.len(), 3, "three different first moves: {lines:?}");
     assert!(legal("shogi", "", &best));
+    e.quit();
+}
+
+#[test]
+fn a_hash_larger_than_the_machine_is_clamped() {
+    // The limit stands in for the machine's memory: the test must not take
+    // half of it. Without the variable the limit is half of MemAvailable.
+    let mut e = Engine::start_with(&[("BANMEN_HASH_LIMIT_MB", "64")]);
+    for mb in ["65536", "32768"] {
+        e.send(&format!("setoption name USI_Hash value {mb}"));
+        e.send("isready");
+        let got = e.expect("readyok", 10);
+        assert!(
+            got.iter().any(|l| l.starts_with("info string")
+                && l.contains(mb)
+                && l.contains("clamped to 64 MiB")),
+            "{got:?}"
+        );
+    }
+    e.send("position startpos");
+    let (_, best) = e.bestmove_after("go depth 3");
+    assert!(legal("shogi", "", &best), "{best}");
+    e.quit();
+}
+
+#[test]
+fn a_new_game_does_not_charge_the_first_move() {
+    let mut e = Engine::start();
+    e.send("setoption name USI_Hash value 1024");
+    e.send("isready");
+    e.expect("readyok", 30);
+    for game in 0..2 {
+        // As GUIs send it: usinewgame, position and go at once, the clock
+        // running from the go.
+        let start = Instant::now();
+        e.send("usinewgame");
+        e.send("position startpos");
+        e.send("go btime 0 wtime 0 byoyomi 300");
+        let (_, best) = e.bestmove(10);
+        let spent = start.elapsed();
+        println!("game {game}: first move after {spent:?}");
+        assert!(
+            spent < Duration::from_millis(1500),
+            "game {game}: {spent:?}"
+        );
+        assert!(legal("shogi", "", &best));
+        e.send("gameover lose");
+        // The table is cleared here, before readyok.
+        e.send("isready");
+        e.expect("readyok", 30);
+    }
+    e.quit();
+}
+
+#[test]
+fn pondering_holds_an_answer_known_at_once() {
+    let mut e = Engine::start();
+    for (position, answer, rule) in [
+        // White is mated.
+        (
+            "position sfen 7nk/8G/7G1/9/9/9/9/9/4K4 w - 2",
+            "resign",
+            "NoEnteringKing",
+        ),
+        // Black may declare (CSA rule 27).
+        (
+            "position sfen GGGG1SSSS/R3K3B/9/9/9/9/9/9/4k4 b 10P 1",
+            "win",
+            "CSARule27",
+        ),
+    ] {
+        e.send(&format!("setoption name EnteringKingRule value {rule}"));
+        e.send(position);
+        e.send("go ponder btime 1000 wtime 1000 byoyomi 200");
+        let early = e.quiet_for(300);
+        assert!(
+            !early.iter().any(|l| l.starts_with("bestmove")),
+            "{early:?}"
+        );
+        e.send("ponderhit");
+        let (_, best) = e.bestmove(3);
+        assert_eq!(best, answer);
+        e.send(position);
+        e.send("go infinite");
+        let early = e.quiet_for(300);
+        assert!(
+            !early.iter().any(|l| l.starts_with("bestmove")),
+            "{early:?}"
+        );
+        e.send("stop");
+        let (_, best) = e.bestmove(3);
+        assert_eq!(best, answer);
+    }
+    e.quit();
+}
+
+#[test]
+fn dai_dai_shogi_multipv_keeps_to_the_clock() {
+    let mut e = Engine::start();
+    e.send("setoption name USI_Variant value daidaishogi");
+    e.send("setoption name MultiPV value 64");
+    e.send("isready");
+    e.expect("readyok", 10);
+    e.send("position startpos");
+    let (_, best, spent) = e.go_timed("go btime 0 wtime 0 byoyomi 2000", 60);
+    println!("dai dai shogi, MultiPV 64, byoyomi 2000: {spent:?}");
+    // Before the fix the first iteration alone took 27 s or more.
+    assert!(spent < Duration::from_secs(6), "{spent:?}");
+    assert!(legal("daidaishogi", "", &best), "{best}");
+    e.quit();
+}
+
+#[test]
+fn short_byoyomi_is_kept() {
+    let mut e = Engine::start();
+    let mut moves = String::new();
+    let mut worst = Duration::ZERO;
+    for byoyomi in [100, 200, 100, 200, 100, 200] {
+        e.send(&format!("position startpos moves{moves}"));
+        let go = format!("go btime 0 wtime 0 byoyomi {byoyomi}");
+        let (_, best, spent) = e.go_timed(&go, 5);
+        println!("byoyomi {byoyomi}: answered after {spent:?}");
+        // The margin is for the pipe and the GUI; a loaded CI machine adds
+        // its own delays, so only 200 ms late fails.
+        assert!(
+            spent < Duration::from_millis(byoyomi + 200),
+            "{go}: {spent:?}"
+        );
+        worst = worst.max(spent.saturating_sub(Duration::from_millis(byoyomi)));
+        moves = format!("{moves} {best}");
+    }
+    println!("latest reply past the byoyomi: {worst:?}");
     e.quit();
 }

@@ -1,7 +1,7 @@
 //! Search limits and how much of the clock to spend on one move.
 
-use banmen_rules::Color;
-use std::time::Duration;
+use banmen_rules::{Color, Move};
+use std::time::{Duration, Instant};
 
 /// What bounds a search (the arguments of USI `go`). Times in milliseconds.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -22,6 +22,13 @@ pub struct Limits {
     pub infinite: bool,
     /// Search the expected reply's position until `ponderhit` or `stop`.
     pub ponder: bool,
+    /// Search only these root moves (USI `searchmoves`); those not legal are
+    /// left out, and when none is legal every move is searched.
+    pub searchmoves: Vec<Move>,
+    /// When the clock started (the USI `go` arrived); `None`: when
+    /// [`search`](crate::search()) is called. Time spent before the search
+    /// starts counts against the budget.
+    pub start: Option<Instant>,
 }
 
 impl Limits {
@@ -68,9 +75,10 @@ impl Budget {
             // iteration may start until the byoyomi's end (an unfinished one
             // still improves the move when a better one was found), and only
             // the share of the main time is spent with care.
-            // A short byoyomi keeps a smaller margin (a fixed 60 ms would be
-            // 20% of a 300 ms byoyomi).
-            let margin = (byoyomi / 8).clamp(25, MARGIN_MS);
+            // A short byoyomi keeps a third of it, up to the full margin: on a
+            // loaded machine the reply to `go byoyomi 100` came 56 ms late
+            // with an eighth, and a late move loses the game.
+            let margin = (byoyomi / 3).clamp(25, MARGIN_MS);
             let usable = byoyomi.saturating_sub(margin).max(byoyomi / 2);
             let soft = base * 6 / 10 + usable;
             let hard = (left / 4 + usable).min(left + usable);
@@ -118,6 +126,19 @@ mod tests {
         let b = Budget::new(&l, Color::White).unwrap();
         assert!(b.hard < Duration::from_millis(1000));
         assert!(b.soft >= Duration::from_millis(500));
+    }
+
+    #[test]
+    fn a_short_byoyomi_keeps_a_third_in_reserve() {
+        for (byoyomi, hard) in [(100, 67), (200, 140), (300, 240), (2000, 1940)] {
+            let l = Limits {
+                time: [Some(0), Some(0)],
+                byoyomi,
+                ..Limits::default()
+            };
+            let b = Budget::new(&l, Color::Black).unwrap();
+            assert_eq!(b.hard, Duration::from_millis(hard), "byoyomi {byoyomi}");
+        }
     }
 
     #[test]

@@ -5,6 +5,7 @@
 //! (the lockless scheme of Hyatt and Mann), without `unsafe`.
 
 use banmen_rules::Move;
+use std::collections::TryReserveError;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
 /// What a stored score means.
@@ -42,8 +43,13 @@ const ENTRY_BYTES: usize = 16;
 
 impl Table {
     /// A table of about `megabytes` MiB (at least one entry).
+    ///
+    /// # Panics
+    ///
+    /// Aborts the process if the memory cannot be allocated; [`Table::try_new`]
+    /// and [`Table::new_at_most`] do not.
     pub fn new(megabytes: usize) -> Table {
-        let n = (megabytes.max(1) * 1024 * 1024 / ENTRY_BYTES).max(1);
+        let n = Self::entries(megabytes);
         let slots = (0..n)
             .map(|_| [AtomicU64::new(0), AtomicU64::new(0)])
             .collect();
@@ -51,6 +57,51 @@ impl Table {
             slots,
             generation: AtomicU8::new(0),
         }
+    }
+
+    /// A table of about `megabytes` MiB, with every entry written once, so
+    /// the memory is really there (not only promised by the system) and the
+    /// first search does not pay for it.
+    ///
+    /// # Errors
+    ///
+    /// When the memory cannot be reserved.
+    pub fn try_new(megabytes: usize) -> Result<Table, TryReserveError> {
+        let n = Self::entries(megabytes);
+        let mut slots = Vec::new();
+        slots.try_reserve_exact(n)?;
+        slots.resize_with(n, || [AtomicU64::new(0), AtomicU64::new(0)]);
+        let table = Table {
+            slots,
+            generation: AtomicU8::new(0),
+        };
+        // Atomic stores, which the compiler keeps: a zeroed allocation may
+        // otherwise be mapped lazily, one page fault at a time in the search.
+        table.clear();
+        Ok(table)
+    }
+
+    /// The largest table of at most `megabytes` MiB that can be allocated,
+    /// halving the size until the allocation succeeds (down to 1 MiB).
+    /// [`Table::megabytes`] says what was obtained.
+    pub fn new_at_most(megabytes: usize) -> Table {
+        let mut mb = megabytes.max(1);
+        loop {
+            match Self::try_new(mb) {
+                Ok(t) => return t,
+                Err(_) if mb > 1 => mb /= 2,
+                Err(_) => return Table::new(1),
+            }
+        }
+    }
+
+    fn entries(megabytes: usize) -> usize {
+        (megabytes.max(1).saturating_mul(1024 * 1024) / ENTRY_BYTES).max(1)
+    }
+
+    /// The table's size in MiB (rounded down; 0 for a table under 1 MiB).
+    pub fn megabytes(&self) -> usize {
+        self.slots.len() * ENTRY_BYTES / (1024 * 1024)
     }
 
     /// Forgets everything (a new game).
@@ -192,6 +243,14 @@ fn move_from_bits(bits: u32) -> Move {
 mod tests {
     use super::*;
     use banmen_rules::{Kind, Square};
+
+    #[test]
+    fn an_impossible_size_is_refused_not_aborted() {
+        assert!(Table::try_new(usize::MAX / 1024).is_err());
+        let t = Table::try_new(2).expect("2 MiB");
+        assert_eq!(t.megabytes(), 2);
+        assert_eq!(Table::new_at_most(1).megabytes(), 1);
+    }
 
     #[test]
     fn entries_round_trip() {

@@ -5,6 +5,30 @@ use banmen_engine::{
     Table,
 };
 use banmen_rules::{rules_9x9, Position, SfenMode, VariantName};
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
+
+fn run(
+    sfen: &str,
+    limits: &Limits,
+    control: &Control,
+) -> (Position<banmen_rules::Bb128>, BestMove) {
+    let rules = rules_9x9(VariantName::Shogi).unwrap();
+    let pos = Position::from_sfen(rules, sfen, SfenMode::Strict).unwrap();
+    let eval = Evaluator::new(rules);
+    let tt = Table::new(4);
+    let r = search(
+        &pos,
+        &[],
+        &eval,
+        &tt,
+        limits,
+        &SearchOptions::default(),
+        control,
+        &|_| {},
+    );
+    (pos, r.best)
+}
 
 fn best(sfen: &str, depth: i32) -> (String, Score) {
     let rules = rules_9x9(VariantName::Shogi).unwrap();
@@ -78,4 +102,77 @@ fn never_returns_an_illegal_move() {
             best(sfen, depth);
         }
     }
+}
+
+#[test]
+fn searchmoves_restricts_the_root() {
+    // The rook on 5e checks and hangs, but only the king may move.
+    let sfen = "4k4/9/9/9/4r4/9/8P/9/B3K4 b - 1";
+    let rules = rules_9x9(VariantName::Shogi).unwrap();
+    let pos = Position::from_sfen(rules, sfen, SfenMode::Strict).unwrap();
+    let only = ["5i4h", "5i6h"].map(|m| pos.parse_move(m).unwrap());
+    let mut limits = Limits {
+        depth: Some(3),
+        searchmoves: only.to_vec(),
+        ..Limits::default()
+    };
+    let (_, best) = run(sfen, &limits, &Control::default());
+    assert!(
+        matches!(best, BestMove::Move(m, _) if only.contains(&m)),
+        "{best:?}"
+    );
+    // Only a move that is not legal here (it ignores the check): every move
+    // is searched, and the rook is taken.
+    let quiet = Position::from_sfen(rules, "4k4/9/9/9/9/9/8P/9/B3K4 b - 1", SfenMode::Strict);
+    limits.searchmoves = vec![quiet.unwrap().parse_move("1g1f").unwrap()];
+    let (pos, best) = run(sfen, &limits, &Control::default());
+    assert!(
+        matches!(best, BestMove::Move(m, _) if pos.move_to_usi(m) == "9i5e"),
+        "{best:?}"
+    );
+}
+
+#[test]
+fn a_cut_off_first_iteration_still_plays_a_legal_move() {
+    let sfen = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
+    let limits = Limits {
+        movetime: Some(1),
+        ..Limits::default()
+    };
+    let control = Control::default();
+    // Stopped before it starts: no iteration completes.
+    control.stop.store(true, Ordering::Relaxed);
+    let (pos, best) = run(sfen, &limits, &control);
+    assert!(
+        matches!(best, BestMove::Move(m, _) if pos.is_legal(m)),
+        "{best:?}"
+    );
+    let (pos, best) = run(sfen, &limits, &Control::default());
+    assert!(
+        matches!(best, BestMove::Move(m, _) if pos.is_legal(m)),
+        "{best:?}"
+    );
+}
+
+#[test]
+fn pondering_in_a_mated_position_waits_for_ponderhit() {
+    // White is mated: the answer is known at once, but not sent while pondering.
+    let sfen = "7nk/8G/7G1/9/9/9/9/9/4K4 w - 2";
+    let limits = Limits {
+        ponder: true,
+        byoyomi: 100,
+        ..Limits::default()
+    };
+    let control = Control::default();
+    control.pondering.store(true, Ordering::Relaxed);
+    let start = Instant::now();
+    let best = std::thread::scope(|s| {
+        let searching = s.spawn(|| run(sfen, &limits, &control).1);
+        std::thread::sleep(Duration::from_millis(200));
+        assert!(!searching.is_finished(), "answered while pondering");
+        control.pondering.store(false, Ordering::Relaxed);
+        searching.join().unwrap()
+    });
+    assert_eq!(best, BestMove::Resign);
+    assert!(start.elapsed() >= Duration::from_millis(200));
 }

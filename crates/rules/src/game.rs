@@ -15,7 +15,8 @@ pub enum EnteringKingRule {
     /// No declaration.
     #[default]
     NoEnteringKing,
-    /// CSA 24-point declaration: 31 points for Black, 30 for White.
+    /// CSA 24-point declaration: 31 points for either side (as YaneuraOu and
+    /// cshogi count it: 24 to 30 is a draw by the count, not a win).
     CsaRule24,
     /// CSA 27-point declaration: 28 points for Black, 27 for White.
     CsaRule27,
@@ -521,8 +522,8 @@ pub fn declaration_ok<B: BitBoard>(
                 "under the try rule a king wins by moving to the enemy king's start square".into(),
             )
         }
-        (EnteringKingRule::CsaRule24, Color::Black) => 31,
-        (EnteringKingRule::CsaRule24, Color::White) => 30,
+        // rules/standard-shogi.md §Jishogi: 31 for either side.
+        (EnteringKingRule::CsaRule24, _) => 31,
         (EnteringKingRule::CsaRule27, Color::Black) => 28,
         (EnteringKingRule::CsaRule27, Color::White) => 27,
     };

@@ -880,23 +880,24 @@ fn csa_rule_27_declaration() {
 }
 
 #[test]
-fn csa_rule_24_declaration() {
+fn csa_rule_24_declaration_needs_31_points_for_either_side() {
     let rule = EnteringKingRule::CsaRule24;
+    assert_eq!(game(&declaration_sfen(5)).impasse_points(Color::Black), 31);
     assert_eq!(
         declare(&declaration_sfen(5), rule).map(|o| o.winner),
         Ok(Some(Color::Black))
     );
     assert!(
         declare(&declaration_sfen(4), rule).is_err(),
-        "Black needs 31"
+        "Black needs 31, not 30"
     );
     assert_eq!(
-        declare(&flip_sfen(&declaration_sfen(4)), rule).map(|o| o.winner),
+        declare(&flip_sfen(&declaration_sfen(5)), rule).map(|o| o.winner),
         Ok(Some(Color::White))
     );
     assert!(
-        declare(&flip_sfen(&declaration_sfen(3)), rule).is_err(),
-        "White needs 30"
+        declare(&flip_sfen(&declaration_sfen(4)), rule).is_err(),
+        "White needs 31, not 30"
     );
 }
 
