@@ -182,21 +182,25 @@ fn write_in_order(
 ) -> Result<usize, String> {
     let mut pending: BTreeMap<usize, Played> = BTreeMap::new();
     let mut next = 0;
+    // Games and positions finished, written or still waiting for an earlier game.
+    let (mut finished, mut positions) = (0usize, 0u64);
     let mut last_report = Instant::now();
     for (k, played) in rx {
-        pending.insert(k, played?);
+        let played = played?;
+        finished += 1;
+        positions += played.positions;
+        pending.insert(k, played);
         while let Some(game) = pending.remove(&next) {
             file.append(&game)?;
             next += 1;
-            if last_report.elapsed() >= PROGRESS_EVERY || next == total {
-                last_report = Instant::now();
-                let secs = start.elapsed().as_secs_f64().max(1e-9);
-                eprintln!(
-                    "selfplay: {next}/{total} games, {} positions, {:.0} positions/s",
-                    file.new_positions,
-                    file.new_positions as f64 / secs
-                );
-            }
+        }
+        if last_report.elapsed() >= PROGRESS_EVERY || finished == total {
+            last_report = Instant::now();
+            let secs = start.elapsed().as_secs_f64().max(1e-9);
+            eprintln!(
+                "selfplay: {finished}/{total} games, {positions} positions, {:.0} positions/s",
+                positions as f64 / secs
+            );
         }
     }
     Ok(next)
