@@ -203,7 +203,10 @@ fn parse_line<B: BitBoard>(
 ) -> Result<Option<Sample>, String> {
     let fields: Vec<&str> = line.split('\t').collect();
     let [sfen, score, best, _ply, result] = fields[..] else {
-        return Err(format!("expected 5 tab-separated fields, got {}", fields.len()));
+        return Err(format!(
+            "expected 5 tab-separated fields, got {}",
+            fields.len()
+        ));
     };
     let result: i32 = result
         .trim()

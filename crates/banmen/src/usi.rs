@@ -48,6 +48,8 @@ fn info_string(text: &str) {
 struct Session<B: BitBoard> {
     rules: &'static Rules<B>,
     eval: Arc<Evaluator<B>>,
+    /// The `EvalParams` the evaluator was built with.
+    eval_params: String,
     pos: Position<B>,
     /// Every position of the game up to and including `pos`.
     history: Vec<HistoryEntry>,
@@ -58,6 +60,7 @@ impl<B: BitBoard> Clone for Session<B> {
         Session {
             rules: self.rules,
             eval: Arc::clone(&self.eval),
+            eval_params: self.eval_params.clone(),
             pos: self.pos.clone(),
             history: self.history.clone(),
         }
@@ -79,6 +82,8 @@ struct Settings {
     multipv: usize,
     entering_king: EnteringKingRule,
     ponder: bool,
+    /// A parameter file for the evaluation (`banmen tune`'s output); empty: the built-in one.
+    eval_params: String,
 }
 
 /// A search or mate search running in its own thread.
@@ -138,6 +143,7 @@ pub fn run() -> Result<(), String> {
             multipv: 1,
             entering_king: EnteringKingRule::NoEnteringKing,
             ponder: false,
+            eval_params: String::new(),
         },
         session: None,
         from_position: false,
@@ -243,6 +249,7 @@ impl Engine {
                 .collect::<String>()
         ));
         send("option name Rules type string default <empty>");
+        send("option name EvalParams type string default <empty>");
         send("usiok");
     }
 
@@ -373,6 +380,23 @@ impl Engine {
                     }
                 }
             }
+            "evalparams" => {
+                let path = if value == "<empty>" {
+                    ""
+                } else {
+                    value.as_str()
+                };
+                match std::fs::read_to_string(path) {
+                    Err(e) if !path.is_empty() => Err(format!(
+                        "EvalParams: cannot read '{}': {e}; the built-in parameters stay",
+                        printable(path)
+                    )),
+                    _ => {
+                        self.settings.eval_params = path.to_string();
+                        Ok(())
+                    }
+                }
+            }
             _ => Err(format!("unknown option '{}'", printable(&name))),
         };
         if let Err(e) = result {
@@ -393,20 +417,32 @@ impl Engine {
         let rules = rules.map_err(|e| e.to_string())?;
         Ok(match rules {
             AnyRules::Nine(r) => {
+                let params = &self.settings.eval_params;
                 let eval = match &self.session {
-                    Some(AnySession::Nine(s)) if std::ptr::eq(s.rules, r) => Arc::clone(&s.eval),
-                    _ => Arc::new(Evaluator::new(r)),
-                };
-                AnySession::Nine(Box::new(build_session(r, eval, words)?))
-            }
-            AnyRules::Seventeen(r) => {
-                let eval = match &self.session {
-                    Some(AnySession::Seventeen(s)) if std::ptr::eq(s.rules, r) => {
+                    Some(AnySession::Nine(s))
+                        if std::ptr::eq(s.rules, r) && s.eval_params == *params =>
+                    {
                         Arc::clone(&s.eval)
                     }
-                    _ => Arc::new(Evaluator::new(r)),
+                    _ => Arc::new(evaluator(r, params)),
                 };
-                AnySession::Seventeen(Box::new(build_session(r, eval, words)?))
+                let mut session = build_session(r, eval, words)?;
+                session.eval_params = params.clone();
+                AnySession::Nine(Box::new(session))
+            }
+            AnyRules::Seventeen(r) => {
+                let params = &self.settings.eval_params;
+                let eval = match &self.session {
+                    Some(AnySession::Seventeen(s))
+                        if std::ptr::eq(s.rules, r) && s.eval_params == *params =>
+                    {
+                        Arc::clone(&s.eval)
+                    }
+                    _ => Arc::new(evaluator(r, params)),
+                };
+                let mut session = build_session(r, eval, words)?;
+                session.eval_params = params.clone();
+                AnySession::Seventeen(Box::new(session))
             }
         })
     }
@@ -563,6 +599,30 @@ fn info_line<B: BitBoard>(pos: &Position<B>, info: &Info) -> String {
     )
 }
 
+/// The evaluator for `rules`: the built-in parameters, replaced by those of
+/// the file `params` names (an `info string` says how many, or why none).
+fn evaluator<B: BitBoard>(rules: &'static Rules<B>, params: &str) -> Evaluator<B> {
+    let mut eval = Evaluator::new(rules);
+    if params.is_empty() {
+        return eval;
+    }
+    match std::fs::read_to_string(params) {
+        Ok(text) => {
+            let n = eval.load(&text);
+            info_string(&format!(
+                "EvalParams: {n} of {} parameters from {}",
+                eval.weights().len(),
+                printable(params)
+            ));
+        }
+        Err(e) => info_string(&format!(
+            "EvalParams: cannot read {}: {e}; the built-in parameters stay",
+            printable(params)
+        )),
+    }
+    eval
+}
+
 fn build_session<B: BitBoard>(
     rules: &'static Rules<B>,
     eval: Arc<Evaluator<B>>,
@@ -616,6 +676,7 @@ fn build_session<B: BitBoard>(
     Ok(Session {
         rules,
         eval,
+        eval_params: String::new(),
         pos,
         history,
     })

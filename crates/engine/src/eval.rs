@@ -15,7 +15,7 @@
 //!   larger boards: `rank k r` and `file k f` separately, which fit in far
 //!   fewer parameters);
 //! - `kpo k i` / `kpe k i`: its offset from its own / the enemy king, within
-//!   three squares (rank offset and mirrored file offset): defenders and attackers;
+//!   eight squares (rank offset and mirrored file offset): defenders and attackers;
 //! - `dist k d`: its distance in king steps from the enemy king;
 //! - `hand k n`: the n-th piece of base kind `k` in hand (capped at 8);
 //! - `handx k`: pieces of kind `k` in hand (up to 2) times the empty squares
@@ -38,13 +38,13 @@ const TEMPO: i32 = 20;
 /// Pieces of one kind in hand that have a value of their own.
 const HAND_CAP: usize = 8;
 
-/// How far from a king a piece counts as near it.
-const KING_REACH: i32 = 3;
+/// How far from a king a piece counts as near it (8: every offset on a 9x9 board).
+const KING_REACH: i32 = 8;
 
 /// Distances from the enemy king (in king steps) told apart; farther counts as the last.
 const DISTANCES: usize = 17;
 
-/// Offsets near a king: rank offset -3..=3 by mirrored file offset 0..=3.
+/// Offsets near a king: rank offset by mirrored file offset.
 const NEAR: usize = ((2 * KING_REACH + 1) * (KING_REACH + 1)) as usize;
 
 /// Values of standard shogi's pieces (P L N S G B R and promoted forms), and
@@ -446,10 +446,7 @@ impl<B: BitBoard> Evaluator<B> {
     pub fn evaluate(&self, pos: &Position<B>) -> i32 {
         let l = &self.layout;
         let squares = self.rules.geometry.squares();
-        let kings = [
-            pos.king_square(Color::Black),
-            pos.king_square(Color::White),
-        ];
+        let kings = [pos.king_square(Color::Black), pos.king_square(Color::White)];
         let mut total = 0;
         for c in Color::ALL {
             let sign = if c == Color::Black { 1 } else { -1 };
@@ -517,7 +514,11 @@ impl<B: BitBoard> Evaluator<B> {
                 } else if i < self.rules.geometry.ranks as usize {
                     format!("rank {} {i}", code(k))
                 } else {
-                    format!("file {} {}", code(k), i - self.rules.geometry.ranks as usize)
+                    format!(
+                        "file {} {}",
+                        code(k),
+                        i - self.rules.geometry.ranks as usize
+                    )
                 };
             }
             for i in 0..NEAR {
@@ -577,10 +578,7 @@ impl<B: BitBoard> Evaluator<B> {
 
     fn accumulate<S: Sink>(&self, pos: &Position<B>, sink: &mut S) {
         let l = &self.layout;
-        let kings = [
-            pos.king_square(Color::Black),
-            pos.king_square(Color::White),
-        ];
+        let kings = [pos.king_square(Color::Black), pos.king_square(Color::White)];
         let mut occ = pos.occupied();
         while let Some(sq) = occ.pop() {
             let p = pos.piece_at(sq).expect("occupied");

@@ -32,7 +32,8 @@ impl Samples {
     pub fn push(&mut self, features: &[(u32, i32)], target: f32) {
         for &(i, c) in features {
             self.index.push(i);
-            self.count.push(c.clamp(i16::MIN as i32, i16::MAX as i32) as i16);
+            self.count
+                .push(c.clamp(i16::MIN as i32, i16::MAX as i32) as i16);
         }
         self.start.push(self.index.len() as u32);
         self.target.push(target.clamp(0.0, 1.0));
@@ -213,7 +214,10 @@ mod tests {
     struct Lcg(u64);
     impl Lcg {
         fn next(&mut self) -> u64 {
-            self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            self.0 = self
+                .0
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
             self.0 >> 33
         }
     }
