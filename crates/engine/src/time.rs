@@ -75,10 +75,12 @@ impl Budget {
             // iteration may start until the byoyomi's end (an unfinished one
             // still improves the move when a better one was found), and only
             // the share of the main time is spent with care.
-            // A short byoyomi keeps a third of it, up to the full margin: on a
-            // loaded machine the reply to `go byoyomi 100` came 56 ms late
-            // with an eighth, and a late move loses the game.
-            let margin = (byoyomi / 3).clamp(25, MARGIN_MS);
+            // A short byoyomi keeps a sixth of it (at least 25 ms), up to the
+            // full margin: the clock runs from the `go` line's arrival and the
+            // stop is checked every 256 nodes, so what is left is the reply's
+            // way out (on a loaded machine an eighth with checks every 1024
+            // nodes came 56 ms late; a third gave away 60 ms of 200).
+            let margin = (byoyomi / 6).clamp(25, MARGIN_MS);
             let usable = byoyomi.saturating_sub(margin).max(byoyomi / 2);
             let soft = base * 6 / 10 + usable;
             let hard = (left / 4 + usable).min(left + usable);
@@ -129,8 +131,8 @@ mod tests {
     }
 
     #[test]
-    fn a_short_byoyomi_keeps_a_third_in_reserve() {
-        for (byoyomi, hard) in [(100, 67), (200, 140), (300, 240), (2000, 1940)] {
+    fn a_short_byoyomi_keeps_a_sixth_in_reserve() {
+        for (byoyomi, hard) in [(100, 75), (200, 167), (300, 250), (2000, 1940)] {
             let l = Limits {
                 time: [Some(0), Some(0)],
                 byoyomi,
