@@ -143,7 +143,11 @@ fn run_game<B: BitBoard>(rules: &'static Rules<B>, args: &TuneArgs) -> Result<()
         threads: args.threads.max(1),
         ..TuneOptions::default()
     };
-    let fixed: Vec<bool> = eval.names().iter().map(|n| n == "tempo").collect();
+    let fixed: Vec<bool> = eval
+        .names()
+        .iter()
+        .map(|n| n == "tempo" || n == "danger")
+        .collect();
     let time = std::time::Instant::now();
     let tuned = tune(&train, &start, &fixed, &options, &mut |epoch, ce| {
         eprintln!("epoch {epoch}: training loss {ce:.5}");

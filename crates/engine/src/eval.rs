@@ -20,7 +20,10 @@
 //! - `hand k n`: the n-th piece of base kind `k` in hand (capped at 8);
 //! - `handx k`: pieces of kind `k` in hand (up to 2) times the empty squares
 //!   around the enemy king (drop threats);
-//! - `tempo`: having the move.
+//! - `tempo`: having the move;
+//! - `danger` (boards larger than 9x9 only): each king's danger from enemy
+//!   pieces within two steps, growing with their square, less own pieces
+//!   there (the count; its parameter starts at 1).
 //!
 //! Parameters start from values built from the rule tables (standard shogi's
 //! pieces take the values engines use; every other kind is valued by its
@@ -106,6 +109,7 @@ struct Layout {
     hand: usize,
     handx: usize,
     tempo: usize,
+    danger: usize,
     len: usize,
 }
 
@@ -143,7 +147,8 @@ impl Layout {
             hand,
             handx,
             tempo,
-            len: tempo + 1,
+            danger: tempo + 1,
+            len: tempo + 2,
         }
     }
 }
@@ -198,6 +203,8 @@ pub struct Evaluator<B: BitBoard> {
     seen: Vec<Seen>,
     /// The eight neighbours of each square.
     neighbours: Vec<B>,
+    /// The squares within two king steps of each square.
+    zone: Vec<B>,
     /// `[(color * kinds + kind) * squares + sq]`: material and square
     /// together, signed (Black +), for the fast path of [`Self::evaluate`].
     board: Vec<i32>,
@@ -285,6 +292,18 @@ impl<B: BitBoard> Evaluator<B> {
             }
             neighbours.push(z);
         }
+        let mut zone = Vec::with_capacity(squares);
+        for sq in g.all() {
+            let mut z = B::EMPTY;
+            for df in -2..=2 {
+                for dr in -2..=2 {
+                    if let Some(t) = g.square(g.file(sq) + df, g.rank(sq) + dr) {
+                        z.set(t);
+                    }
+                }
+            }
+            zone.push(z);
+        }
         let mut weights = vec![0i32; layout.len];
         let ranks = g.ranks as i32;
         for (k, info) in rules.kinds.iter().enumerate() {
@@ -324,25 +343,13 @@ impl<B: BitBoard> Evaluator<B> {
                 }
             }
         }
-        if !nine {
-            // On the large board, pieces far from the enemy king have no
-            // near-king features to draw them: a slope towards it gives the
-            // attack a direction (pawns and kings aside).
-            for (k, info) in rules.kinds.iter().enumerate() {
-                if info.royal || value[k] < 120 {
-                    continue;
-                }
-                for d in 0..DISTANCES {
-                    weights[layout.dist + k * DISTANCES + d] = 3 * (12 - d as i32).max(0);
-                }
-            }
-        }
         for k in 0..layout.n_base {
             for n in 0..HAND_CAP {
                 weights[layout.hand + k * HAND_CAP + n] = value[k] * HAND_BONUS_PERCENT / 100;
             }
         }
         weights[layout.tempo] = TEMPO;
+        weights[layout.danger] = 1;
         let mut near = vec![u8::MAX; 2 * squares * squares];
         for c in Color::ALL {
             for king in g.all() {
@@ -374,6 +381,7 @@ impl<B: BitBoard> Evaluator<B> {
             value,
             seen,
             neighbours,
+            zone,
             board: Vec::new(),
             near,
             distance,
@@ -481,6 +489,7 @@ impl<B: BitBoard> Evaluator<B> {
             total,
         };
         self.hand_features(pos, &kings, &mut sum);
+        self.danger_feature(pos, &kings, &mut sum);
         match pos.side_to_move() {
             Color::Black => sum.total,
             Color::White => -sum.total,
@@ -536,6 +545,7 @@ impl<B: BitBoard> Evaluator<B> {
             names[l.handx + k] = format!("handx {}", code(k));
         }
         names[l.tempo] = "tempo".to_string();
+        names[l.danger] = "danger".to_string();
         names
     }
 
@@ -614,6 +624,35 @@ impl<B: BitBoard> Evaluator<B> {
             }
         }
         self.hand_features(pos, &kings, sink);
+        self.danger_feature(pos, &kings, sink);
+    }
+
+    /// On boards larger than 9x9, where the near-king features are too thin
+    /// for the few positions that reach a king: the danger of each king from
+    /// enemy pieces within two steps (growing with their square) less own
+    /// pieces there, as one feature whose count is that danger.
+    #[inline(always)]
+    fn danger_feature<S: Sink>(
+        &self,
+        pos: &Position<B>,
+        kings: &[Option<Square>; 2],
+        sink: &mut S,
+    ) {
+        if self.layout.joint {
+            return;
+        }
+        let mut count = 0;
+        for c in Color::ALL {
+            let Some(k) = kings[c.index()] else { continue };
+            let zone = self.zone[k.index()];
+            let attackers = (pos.color_bb(!c) & zone).count() as i32;
+            let defenders = (pos.color_bb(c) & zone).count() as i32 - 1;
+            let danger = attackers * (12 + 6 * attackers) - 8 * defenders.min(6);
+            count -= if c == Color::Black { danger } else { -danger };
+        }
+        if count != 0 {
+            sink.add(self.layout.danger, count);
+        }
     }
 
     /// The features of the hands and the move.

@@ -643,7 +643,19 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
                 -self.negamax(new_depth, -beta, -alpha, ply + 1, true)
             } else {
                 let mut r = 0;
-                if depth >= 3 && i >= 2 && !in_check && (quiet || i >= 8) {
+                if !nine {
+                    // Dai dai shogi keeps the reductions it had: the ones
+                    // below were measured on 9x9 boards only.
+                    if depth >= 3 && i >= 3 && quiet && !in_check && !check {
+                        r = lmr(depth, i) + if pv_node { -1 } else { 1 };
+                        if Some(m) == self.killers[ply][0] || Some(m) == self.killers[ply][1] {
+                            r -= 1;
+                        }
+                        r -= self.history[self.history_index_for(!self.pos.side_to_move(), m)]
+                            / 8192;
+                        r = r.clamp(0, new_depth - 1);
+                    }
+                } else if depth >= 3 && i >= 2 && !in_check && (quiet || i >= 8) {
                     r = lmr(depth, i);
                     if pv_node {
                         r -= 1;
