@@ -172,66 +172,42 @@ fn check_summary(stdout: &str, games: &[GameLine], path: &Path) {
     assert!(stdout.starts_with(&expected), "{stdout} vs {expected}");
 }
 
-#[test]
-fn shogi_games_are_legal_and_closed_by_their_game_lines() {
-    let dir = temp_dir("shogi");
-    let out = dir.join("shogi.txt");
-    let args = [
+/// Plays `games` games of `variant` at depth 1 up to `plies` plies and checks
+/// every line of the file and the summary.
+fn plays_legal_games(variant: &str, games: usize, plies: usize, extra: &[&str]) {
+    let dir = temp_dir(variant);
+    let out = dir.join(format!("{variant}.txt"));
+    let (games_arg, plies_arg) = (games.to_string(), plies.to_string());
+    let mut args = vec![
         "--variant",
-        "shogi",
+        variant,
         "--games",
-        "2",
+        &games_arg,
         "--depth",
         "1",
         "--max-plies",
-        "40",
-        "--threads",
-        "2",
+        &plies_arg,
     ];
+    args.extend_from_slice(extra);
     let stdout = selfplay_ok(&args, &out);
-    let games = check_file(&out, "shogi", 40);
-    assert_eq!(indices(&games), [0, 1]);
-    check_summary(&stdout, &games, &out);
+    let written = check_file(&out, variant, plies);
+    assert_eq!(indices(&written), (0..games).collect::<Vec<_>>());
+    check_summary(&stdout, &written, &out);
+}
+
+#[test]
+fn shogi_games_are_legal_and_closed_by_their_game_lines() {
+    plays_legal_games("shogi", 2, 40, &["--threads", "2"]);
 }
 
 #[test]
 fn cannon_shogi_games_are_legal() {
-    let dir = temp_dir("cannon");
-    let out = dir.join("cannon.txt");
-    let args = [
-        "--variant",
-        "cannonshogi",
-        "--games",
-        "2",
-        "--depth",
-        "1",
-        "--max-plies",
-        "40",
-    ];
-    let stdout = selfplay_ok(&args, &out);
-    let games = check_file(&out, "cannonshogi", 40);
-    assert_eq!(indices(&games), [0, 1]);
-    check_summary(&stdout, &games, &out);
+    plays_legal_games("cannonshogi", 2, 40, &[]);
 }
 
 #[test]
 fn dai_dai_shogi_games_are_legal() {
-    let dir = temp_dir("daidai");
-    let out = dir.join("daidai.txt");
-    let args = [
-        "--variant",
-        "daidaishogi",
-        "--games",
-        "1",
-        "--depth",
-        "1",
-        "--max-plies",
-        "20",
-    ];
-    let stdout = selfplay_ok(&args, &out);
-    let games = check_file(&out, "daidaishogi", 20);
-    assert_eq!(indices(&games), [0]);
-    check_summary(&stdout, &games, &out);
+    plays_legal_games("daidaishogi", 1, 20, &[]);
 }
 
 #[test]
