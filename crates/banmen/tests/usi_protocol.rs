@@ -179,6 +179,7 @@ fn usi_answers_id_options_and_usiok() {
         "MultiPV type spin",
         "EnteringKingRule type combo default NoEnteringKing var NoEnteringKing var CSARule24 var CSARule27 var TryRule",
         "Rules type string",
+        "EvalParams type string",
     ] {
         let want = format!("option name {option}");
         assert!(lines.iter().any(|l| l.starts_with(&want)), "{want}");
@@ -186,6 +187,59 @@ fn usi_answers_id_options_and_usiok() {
     e.send("isready");
     e.expect("readyok", 5);
     e.quit();
+}
+
+/// A parameter file replaces the named parameters (and changes the play); a
+/// file that cannot be read is refused and the built-in parameters stay.
+#[test]
+fn eval_params_load_a_parameter_file() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("evalparams-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("params.txt");
+    // A rook worth almost nothing: a position a rook up scores about even.
+    std::fs::write(&file, "# test\nmat R 1\nmat +R 1\nhand R 0 1\nnonsense 3\n").unwrap();
+    let score = |e: &mut Engine| -> i32 {
+        e.send("position sfen 4k4/9/9/9/9/9/9/9/R3K4 b - 1");
+        e.send("go depth 1");
+        let lines = e.expect("bestmove", 10);
+        let info = lines
+            .iter()
+            .rev()
+            .find(|l| l.contains(" score cp "))
+            .expect("a score");
+        let words: Vec<&str> = info.split(' ').collect();
+        let i = words.iter().position(|w| *w == "cp").unwrap();
+        words[i + 1].parse().unwrap()
+    };
+    let mut e = Engine::start();
+    e.send("isready");
+    e.expect("readyok", 5);
+    let built_in = score(&mut e);
+    let complaint = e.expect_complaint("setoption name EvalParams value /no/such/file");
+    assert!(complaint.contains("cannot read"), "{complaint}");
+    e.send(&format!(
+        "setoption name EvalParams value {}",
+        file.display()
+    ));
+    e.send("isready");
+    e.expect("readyok", 5);
+    e.send("position sfen 4k4/9/9/9/9/9/9/9/R3K4 b - 1");
+    e.send("isready");
+    let lines = e.expect("readyok", 5);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string EvalParams: 3 of ")),
+        "{lines:?}"
+    );
+    let loaded = score(&mut e);
+    assert!(built_in > 500, "a rook up scores {built_in}");
+    assert!(loaded < built_in - 400, "{loaded} vs {built_in}");
+    e.send("setoption name EvalParams value <empty>");
+    assert!(score(&mut e) > 500);
+    e.quit();
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
