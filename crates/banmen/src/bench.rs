@@ -5,6 +5,7 @@
 use banmen_engine::{search, Control, Evaluator, Limits, SearchOptions, Table};
 use banmen_rules::{rules_for, AnyRules, BitBoard, Position, Rules, SfenMode, VariantName};
 use clap::Args;
+use std::io::Write;
 use std::time::{Duration, Instant};
 
 /// Arguments of `banmen bench`.
@@ -45,6 +46,7 @@ const POSITIONS: [(&str, &str, i32); 8] = [
 
 /// Runs the benchmark and prints one line per position and a total.
 pub fn run(args: &BenchArgs) -> Result<(), String> {
+    let mut out = std::io::stdout().lock();
     let mut total_nodes = 0u64;
     let mut total_time = Duration::ZERO;
     for (i, (game, sfen, depth)) in POSITIONS.iter().enumerate() {
@@ -54,16 +56,23 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
             AnyRules::Nine(r) => bench_one(r, sfen, depth)?,
             AnyRules::Seventeen(r) => bench_one(r, sfen, depth)?,
         };
-        println!(
+        // A closed pipe (`banmen bench | head`) ends the run quietly.
+        if writeln!(
+            out,
             "position {} {game} depth {depth} nodes {nodes} time {} bestmove {best}",
             i + 1,
             time.as_millis()
-        );
+        )
+        .is_err()
+        {
+            return Ok(());
+        }
         total_nodes += nodes;
         total_time += time;
     }
     let ms = total_time.as_millis().max(1) as u64;
-    println!(
+    let _ = writeln!(
+        out,
         "nodes {total_nodes} time {} nps {}",
         ms,
         total_nodes * 1000 / ms

@@ -14,9 +14,9 @@
 //! - `psq k i`: its square (9x9 boards: rank and mirrored file together;
 //!   larger boards: `rank k r` and `file k f` separately, which fit in far
 //!   fewer parameters);
-//! - `kpo k i` / `kpe k i`: its offset from its own / the enemy king, within
-//!   eight squares (rank offset and mirrored file offset): defenders and attackers;
-//! - `dist k d`: its distance in king steps from the enemy king;
+//! - `kpo k i` / `kpe k i` (9x9 boards): its offset from its own / the enemy
+//!   king (rank offset and mirrored file offset): defenders and attackers;
+//! - `dist k d` (9x9 boards): its distance in king steps from the enemy king;
 //! - `hand k n`: the n-th piece of base kind `k` in hand (capped at 8);
 //! - `handx k`: pieces of kind `k` in hand (up to 2) times the empty squares
 //!   around the enemy king (drop threats);
@@ -464,6 +464,9 @@ impl<B: BitBoard> Evaluator<B> {
             while let Some(sq) = bb.pop() {
                 let k = pos.piece_at(sq).expect("occupied").kind.index();
                 total += self.board[(c.index() * l.kinds + k) * squares + sq.index()];
+                if !l.joint {
+                    continue;
+                }
                 let mut near = 0;
                 if let Some(o) = own {
                     let i = self.near[o + sq.index()];
@@ -605,7 +608,7 @@ impl<B: BitBoard> Evaluator<B> {
                 sink.add(l.psq + k * l.psq_per_kind + s.rank as usize, sign);
                 sink.add(l.psq + k * l.psq_per_kind + ranks + s.half as usize, sign);
             }
-            if self.rules.kinds[k].royal {
+            if self.rules.kinds[k].royal || !l.joint {
                 continue;
             }
             if let Some(ksq) = kings[(!c).index()] {
