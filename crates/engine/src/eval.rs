@@ -350,8 +350,10 @@ impl<B: BitBoard> Evaluator<B> {
         }
         weights[layout.tempo] = TEMPO;
         weights[layout.danger] = 1;
-        let mut near = vec![u8::MAX; 2 * squares * squares];
-        for c in Color::ALL {
+        // The near-king and distance features are of 9x9 boards only.
+        let table = if nine { squares * squares } else { 0 };
+        let mut near = vec![u8::MAX; 2 * table];
+        for c in Color::ALL.into_iter().filter(|_| nine) {
             for king in g.all() {
                 let ks = seen[c.index() * squares + king.index()];
                 for sq in g.all() {
@@ -365,8 +367,8 @@ impl<B: BitBoard> Evaluator<B> {
                 }
             }
         }
-        let mut distance = vec![0u8; squares * squares];
-        for king in g.all() {
+        let mut distance = vec![0u8; table];
+        for king in g.all().filter(|_| nine) {
             for sq in g.all() {
                 let d = (g.file(sq) - g.file(king))
                     .abs()

@@ -931,21 +931,21 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
                 }
             }
             let Some((v, sq)) = least else { break };
+            if d + 1 >= gain.len() {
+                break;
+            }
+            // Capture `d + 1` happens (it may still be declined below):
+            // what the side making it gains if the exchange stops there.
             d += 1;
-            if d >= gain.len() {
-                break;
-            }
             gain[d] = on_square - gain[d - 1];
-            if (-gain[d - 1]).max(gain[d]) < 0 {
-                break;
-            }
             occ ^= B::from_square(sq);
             on_square = v;
             side = !side;
         }
-        while d > 1 {
-            d -= 1;
+        // Each side takes a capture only when it gains more than stopping.
+        while d > 0 {
             gain[d - 1] = -(-gain[d - 1]).max(gain[d]);
+            d -= 1;
         }
         gain[0]
     }
@@ -1122,5 +1122,55 @@ fn score_from_tt(s: i32, ply: usize) -> i32 {
         s + ply as i32
     } else {
         s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use banmen_rules::{rules_9x9, SfenMode, VariantName};
+
+    /// The SEE of `usi` in `sfen` (standard shogi).
+    fn see(sfen: &str, usi: &str) -> i32 {
+        let rules = rules_9x9(VariantName::Shogi).unwrap();
+        let pos = Position::from_sfen(rules, sfen, SfenMode::Strict).unwrap();
+        let m = pos.parse_move(usi).unwrap();
+        let eval = Evaluator::new(rules);
+        let tt = Table::new(1);
+        let limits = Limits::default();
+        let control = Control::default();
+        let shared = Shared {
+            abort: AtomicBool::new(false),
+            nodes: AtomicU64::new(0),
+            control: &control,
+            start: Instant::now(),
+        };
+        let searcher = Searcher::new(&pos, Vec::new(), &eval, &tt, &limits, &shared, 0);
+        searcher.see(m)
+    }
+
+    #[test]
+    fn static_exchange_evaluation() {
+        let rules = rules_9x9(VariantName::Shogi).unwrap();
+        let value = |code: &str| Evaluator::new(rules).value(rules.kind_by_code(code).unwrap());
+        // A free gold.
+        assert_eq!(see("4k4/9/9/4g4/4P4/9/9/9/4K4 b - 1", "5e5d"), value("G"));
+        // A gold defended by a silver: pawn for gold.
+        assert_eq!(
+            see("4k4/9/3s5/4g4/4P4/9/9/9/4K4 b - 1", "5e5d"),
+            value("G") - value("P")
+        );
+        // A quiet move onto a square the pawn attacks loses the rook; one
+        // square short of it is safe.
+        assert_eq!(see("4k4/8p/9/9/9/9/9/9/4K3R b - 1", "1i1c"), -value("R"));
+        assert_eq!(see("4k4/8p/9/9/9/9/9/9/4K3R b - 1", "1i1d"), 0);
+        // A drop the king takes at once; defended by a pawn, it is safe.
+        assert_eq!(see("4k4/9/9/9/9/9/9/9/4K4 b G 1", "G*5b"), -value("G"));
+        assert_eq!(see("4k4/9/4P4/9/9/9/9/9/4K4 b G 1", "G*5b"), 0);
+        // A rook taking a pawn that a gold defends.
+        assert_eq!(
+            see("4k4/3g5/4p4/9/9/9/9/9/K3R4 b - 1", "5i5c"),
+            value("P") - value("R")
+        );
     }
 }
