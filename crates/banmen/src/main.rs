@@ -3,6 +3,7 @@
 mod bench;
 mod board_text;
 mod convert;
+mod mate;
 mod matchrun;
 mod perft;
 mod play;
@@ -43,6 +44,8 @@ enum Command {
     Play(play::PlayArgs),
     /// Fit the evaluation's parameters to `banmen selfplay` data.
     Tune(tune::TuneArgs),
+    /// Solve tsume (mate problems): one position or a file of many.
+    Mate(mate::MateArgs),
     /// Serve the web board and its JSON API (games kept in SQLite).
     Serve(ServeArgs),
 }
@@ -69,6 +72,7 @@ fn main() -> ExitCode {
         Command::Usi => usi::run(),
         Command::Bench(args) => bench::run(&args),
         Command::Tune(args) => tune::run(&args),
+        Command::Mate(args) => mate::run(&args),
         Command::Match(args) => matchrun::run(&args),
         Command::Selfplay(args) => selfplay::run(&args),
         Command::Convert(args) => convert::run(&args),

@@ -7,9 +7,10 @@
 //! that every `go` gets exactly one answer: what cannot be read is left out,
 //! and without a valid position the answer is `bestmove resign`.
 
+use banmen_engine::mate::{solve_mate, MateOptions, MateProgress, MateTable};
 use banmen_engine::{
-    find_mate, search, BestMove, Bound, Control, Evaluator, HistoryEntry, Info, Limits, MateResult,
-    Score, SearchOptions, Table,
+    search, BestMove, Bound, Control, Evaluator, HistoryEntry, Info, Limits, MateResult, Score,
+    SearchOptions, Table,
 };
 use banmen_rules::{
     rules_for, AnyRules, Bb128, Bb320, BitBoard, EnteringKingRule, Move, Position, Rules, SfenMode,
@@ -18,7 +19,7 @@ use banmen_rules::{
 use std::io::{BufRead, Write};
 use std::sync::atomic::Ordering;
 use std::sync::mpsc;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
@@ -105,6 +106,9 @@ struct Engine {
     tt: Option<(usize, Arc<Table>)>,
     /// Whether a search has written to the table since it was last cleared.
     tt_used: bool,
+    /// The tsume solver's table, keyed by its `USI_Hash`; it and `tt` are
+    /// never held at once, so memory stays within `USI_Hash`.
+    mate_tt: Option<(usize, Arc<Mutex<MateTable>>)>,
     /// Set by `gameover`: the next `isready` clears the table, so that
     /// `usinewgame`, sent just before the first `go`, has nothing to do.
     game_over: bool,
@@ -150,6 +154,7 @@ pub fn run() -> Result<(), String> {
         position_error: None,
         tt: None,
         tt_used: false,
+        mate_tt: None,
         game_over: false,
         running: None,
     };
@@ -290,6 +295,35 @@ impl Engine {
         }
         self.tt = Some((wanted, Arc::clone(&tt)));
         self.tt_used = false;
+        tt
+    }
+
+    /// The tsume solver's table for `USI_Hash` (clamped like the search table).
+    fn mate_table(&mut self) -> Arc<Mutex<MateTable>> {
+        let wanted = self.settings.hash_mb;
+        if let Some((mb, tt)) = &self.mate_tt {
+            if *mb == wanted {
+                return Arc::clone(tt);
+            }
+        }
+        self.mate_tt = None;
+        let limit = hash_limit_mb();
+        let mut ask = limit.map_or(wanted, |(l, _)| wanted.min(l.max(1)));
+        let table = loop {
+            match MateTable::try_new(ask) {
+                Ok(t) => break t,
+                Err(_) if ask > 1 => ask /= 2,
+                Err(_) => break MateTable::try_new(0).expect("a table of a few entries"),
+            }
+        };
+        if ask < wanted {
+            info_string(&format!(
+                "USI_Hash {wanted} MiB is more than this machine can give; \
+                 the mate table is clamped to {ask} MiB"
+            ));
+        }
+        let tt = Arc::new(Mutex::new(table));
+        self.mate_tt = Some((wanted, Arc::clone(&tt)));
         tt
     }
 
@@ -474,8 +508,20 @@ impl Engine {
             });
             return;
         }
-        let tt = self.table();
-        self.tt_used = true;
+        let mate_tt = if go.mate.is_some() {
+            self.tt = None;
+            self.tt_used = false;
+            Some(self.mate_table())
+        } else {
+            self.mate_tt = None;
+            None
+        };
+        let tt = if mate_tt.is_some() {
+            Arc::new(Table::new(0))
+        } else {
+            self.tt_used = true;
+            self.table()
+        };
         let control = Arc::new(Control::default());
         control.pondering.store(go.limits.ponder, Ordering::Relaxed);
         let options = SearchOptions {
@@ -484,10 +530,22 @@ impl Engine {
             entering_king: self.settings.entering_king,
         };
         let handle = match self.session.as_ref().expect("prepared") {
-            AnySession::Nine(s) => spawn(s.as_ref().clone(), tt, go, options, Arc::clone(&control)),
-            AnySession::Seventeen(s) => {
-                spawn(s.as_ref().clone(), tt, go, options, Arc::clone(&control))
-            }
+            AnySession::Nine(s) => spawn(
+                s.as_ref().clone(),
+                tt,
+                mate_tt,
+                go,
+                options,
+                Arc::clone(&control),
+            ),
+            AnySession::Seventeen(s) => spawn(
+                s.as_ref().clone(),
+                tt,
+                mate_tt,
+                go,
+                options,
+                Arc::clone(&control),
+            ),
         };
         self.running = Some(Running { handle, control });
     }
@@ -515,17 +573,47 @@ struct Go {
 fn spawn<B: BitBoard>(
     session: Session<B>,
     tt: Arc<Table>,
+    mate_tt: Option<Arc<Mutex<MateTable>>>,
     mut go: Go,
     options: SearchOptions,
     control: Arc<Control>,
 ) -> JoinHandle<()> {
     go.limits.searchmoves = searchmoves(&session.pos, &go.searchmoves);
     std::thread::spawn(move || {
-        if let Some(limit) = go.mate {
+        if let (Some(limit), Some(mate_tt)) = (go.mate, mate_tt) {
             let start = go.limits.start.unwrap_or_else(Instant::now);
             let deadline = limit.map(|d| start + d);
-            let answer = match find_mate(&session.pos, deadline, &control) {
-                MateResult::Mate(line) => format!("checkmate {}", usi_line(&session.pos, &line)),
+            let mut table = mate_tt.lock().unwrap_or_else(|e| e.into_inner());
+            let mut progress = |p: &MateProgress| {
+                let ms = p.elapsed.as_millis().max(1);
+                send(&format!(
+                    "info time {ms} nodes {} nps {} hashfull {}",
+                    p.nodes,
+                    p.nodes as u128 * 1000 / ms,
+                    p.hashfull
+                ));
+            };
+            let report = solve_mate(
+                &session.pos,
+                &mut table,
+                deadline,
+                &control,
+                &MateOptions::default(),
+                &mut progress,
+            );
+            let ms = report.elapsed.as_millis().max(1);
+            send(&format!(
+                "info time {ms} nodes {} nps {}",
+                report.nodes,
+                report.nodes as u128 * 1000 / ms
+            ));
+            let answer = match report.result {
+                MateResult::Mate(line) => {
+                    if !report.shortest {
+                        info_string("the mate line may not be the shortest (time ran out)");
+                    }
+                    format!("checkmate {}", usi_line(&session.pos, &line))
+                }
                 MateResult::NoMate => "checkmate nomate".to_string(),
                 MateResult::Timeout => "checkmate timeout".to_string(),
             };

@@ -35,7 +35,7 @@ pub use game::{EnteringKingRule, Game, GameOptions, Outcome, Reason};
 pub use movegen::MoveList;
 pub use moves::Move;
 pub use piece::{Color, Kind, Piece};
-pub use position::{Hand, Position, Undo};
+pub use position::{Hand, Position, Undo, MAX_HAND_KINDS};
 pub use rules::{
     rules_17x17_with, rules_9x9, rules_9x9_with, rules_for, AnyRules, KindInfo, Rules,
 };

@@ -111,6 +111,29 @@ impl<B: BitBoard> Position<B> {
         self.hash
     }
 
+    /// The hash of the board and the side to move, the hands left out: with
+    /// [`Position::hand`] it keys tables that compare hands (a tsume solver's
+    /// proof and disproof hands).
+    ///
+    /// ```
+    /// use banmen_rules::{rules_9x9, Position, SfenMode, VariantName};
+    /// let rules = rules_9x9(VariantName::Shogi).unwrap();
+    /// let a = Position::from_sfen(rules, "4k4/9/9/9/9/9/9/9/4K4 b G 1", SfenMode::Strict).unwrap();
+    /// let b = Position::from_sfen(rules, "4k4/9/9/9/9/9/9/9/4K4 b 2G 1", SfenMode::Strict).unwrap();
+    /// assert_ne!(a.hash(), b.hash());
+    /// assert_eq!(a.board_hash(), b.board_hash());
+    /// ```
+    #[inline]
+    pub fn board_hash(&self) -> u64 {
+        let mut h = self.hash;
+        for c in Color::ALL {
+            for k in 0..self.rules.n_base.min(MAX_HAND_KINDS) {
+                h ^= self.hand_key(c, k, self.hands[c.index()][k]);
+            }
+        }
+        h
+    }
+
     /// The piece on `sq`, if any.
     #[inline(always)]
     pub fn piece_at(&self, sq: Square) -> Option<Piece> {

@@ -1,33 +1,27 @@
-//! A mate solver for `go mate`: iterative deepening over checking moves.
+//! A brute-force mate search: iterative deepening over checking moves, with
+//! no proof numbers and no hands compared. It is slow but simple, and it is
+//! kept as the independent check of the df-pn solver ([`super::solve_mate`]):
+//! the generated cannon and dai dai shogi problems are verified with it.
 //!
 //! The attacker tries only moves that give check; the defender tries every
 //! legal move, and the longest resistance is kept, so the reported line is a
 //! forced mate with the best defence. Positions already shown not to be mated
 //! within some depth are remembered to cut transpositions.
 
+use super::MateResult;
 use crate::Control;
 use banmen_rules::{BitBoard, Move, Position};
 use std::collections::HashMap;
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
-/// The answer of [`find_mate`].
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum MateResult {
-    /// A forced mate: attacker's and defender's moves alternately.
-    Mate(Vec<Move>),
-    /// No mate exists (no line of checks can go on, or none within the depth cap).
-    NoMate,
-    /// Stopped or out of time before an answer.
-    Timeout,
-}
-
-/// The deepest mate looked for, in plies.
-const MAX_MATE_PLIES: u32 = 31;
-
-/// Looks for a mate by the side to move, until `deadline` or `control.stop`.
-pub fn find_mate<B: BitBoard>(
+/// Looks for the shortest mate by the side to move within `max_plies`, until
+/// `deadline` or `control.stop`. [`MateResult::NoMate`] means no line of
+/// checks goes on at all; a mate longer than `max_plies` is reported as
+/// [`MateResult::Timeout`] (not known).
+pub fn brute_force_mate<B: BitBoard>(
     pos: &Position<B>,
+    max_plies: u32,
     deadline: Option<Instant>,
     control: &Control,
 ) -> MateResult {
@@ -41,7 +35,7 @@ pub fn find_mate<B: BitBoard>(
         cut_by_depth: false,
     };
     let mut depth = 1;
-    while depth <= MAX_MATE_PLIES {
+    while depth <= max_plies {
         solver.cut_by_depth = false;
         if let Some(line) = solver.attack(depth) {
             return MateResult::Mate(line);
@@ -55,7 +49,7 @@ pub fn find_mate<B: BitBoard>(
         }
         depth += 2;
     }
-    MateResult::NoMate
+    MateResult::Timeout
 }
 
 struct Solver<'a, B: BitBoard> {
@@ -149,7 +143,7 @@ mod tests {
     fn solve(sfen: &str) -> MateResult {
         let rules = rules_9x9(VariantName::Shogi).unwrap();
         let pos = Position::from_sfen(rules, sfen, SfenMode::Tsume).unwrap();
-        let r = find_mate(&pos, None, &Control::default());
+        let r = brute_force_mate(&pos, 31, None, &Control::default());
         if let MateResult::Mate(line) = &r {
             let text: Vec<String> = {
                 let mut p = pos.clone();
