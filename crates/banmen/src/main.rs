@@ -3,8 +3,8 @@
 mod bench;
 mod board_text;
 mod convert;
-mod mate;
 mod matchrun;
+mod mate;
 mod perft;
 mod play;
 mod play_board;

@@ -8,7 +8,9 @@
 //! and a summary per class.
 
 use crate::setup::{position, with_position, PositionArgs};
-use banmen_engine::mate::{alternative_mates, solve_mate, MateOptions, MateReport, MateTable};
+use banmen_engine::mate::{
+    alternative_mates, brute_force_mate, solve_mate, MateOptions, MateReport, MateTable,
+};
 use banmen_engine::{Control, MateResult};
 use banmen_formats::notation::{mark, to_japanese, to_western};
 use banmen_rules::{BitBoard, Move, Position};
@@ -38,6 +40,11 @@ pub struct MateArgs {
     /// Also list other first moves that mate as quickly (alternative solutions).
     #[arg(long)]
     pub all: bool,
+    /// With a file of problems: also run the brute-force search (iterative
+    /// deepening over checks, no proof numbers) up to this many plies and
+    /// print its length, as an independent check.
+    #[arg(long, value_name = "PLIES")]
+    pub brute_force: Option<u32>,
 }
 
 /// One problem of a file.
@@ -65,7 +72,8 @@ pub fn run(args: &MateArgs) -> Result<(), String> {
     if let Some(problems) = problem_list(&bytes)? {
         return solve_many(&problems, args, &options, &mut table);
     }
-    let record = banmen_formats::read(&bytes, None).map_err(|e| format!("{}: {e}", path.display()))?;
+    let record =
+        banmen_formats::read(&bytes, None).map_err(|e| format!("{}: {e}", path.display()))?;
     let mut pargs = args.position.clone();
     pargs.variant = record.variant.to_string();
     if !record.rules.is_empty() {
@@ -100,8 +108,8 @@ fn problem_list(bytes: &[u8]) -> Result<Option<Vec<Problem>>, String> {
         for (n, line) in lines[1..].iter().enumerate() {
             let f: Vec<&str> = line.split('\t').collect();
             let get = |c: Option<usize>| c.and_then(|c| f.get(c)).map(|s| s.trim().to_string());
-            let sfen = get(Some(sfen_col))
-                .ok_or_else(|| format!("line {}: no sfen column", n + 2))?;
+            let sfen =
+                get(Some(sfen_col)).ok_or_else(|| format!("line {}: no sfen column", n + 2))?;
             out.push(Problem {
                 id: get(id_col).unwrap_or_else(|| format!("{}", n + 1)),
                 class: get(class_col).unwrap_or_default(),
@@ -112,7 +120,10 @@ fn problem_list(bytes: &[u8]) -> Result<Option<Vec<Problem>>, String> {
         return Ok(Some(out));
     }
     let is_sfen = |l: &str| {
-        let l = l.trim().trim_start_matches("position ").trim_start_matches("sfen ");
+        let l = l
+            .trim()
+            .trim_start_matches("position ")
+            .trim_start_matches("sfen ");
         l.split_whitespace().count() >= 3 && l.split('/').count() >= 5
     };
     if lines.len() > 1 && lines.iter().all(|l| is_sfen(l)) {
@@ -160,19 +171,26 @@ fn solve_one<B: BitBoard>(
     let ms = report.elapsed.as_secs_f64() * 1000.0;
     match &report.result {
         MateResult::Mate(line) => {
-            let note = if report.shortest {
-                ""
+            if report.shortest {
+                println!("mate in {} plies", line.len());
             } else {
-                " (time ran out before a shorter mate was ruled out)"
-            };
-            println!("mate in {} plies{note}", line.len());
+                println!(
+                    "mate, the shortest not proven (time ran out, or --first): a line of {} plies; \
+                     the shortest mate takes at most {} plies",
+                    line.len(),
+                    report.bound.unwrap_or(line.len())
+                );
+            }
             print_line(pos, line);
             if args.all {
                 let control = Control::default();
                 let others =
                     alternative_mates(pos, line[0], line.len(), table, deadline(args), &control);
                 if others.is_empty() {
-                    println!("alternatives: none (no other first move mates in {} plies)", line.len());
+                    println!(
+                        "alternatives: none (no other first move mates in {} plies)",
+                        line.len()
+                    );
                 }
                 for other in others {
                     println!("alternative in {} plies:", other.len());
@@ -181,7 +199,11 @@ fn solve_one<B: BitBoard>(
             }
         }
         MateResult::NoMate => println!("no mate"),
-        MateResult::Timeout => println!("unknown (time ran out)"),
+        MateResult::Timeout if report.stopped => println!("unknown (time ran out)"),
+        MateResult::Timeout => println!(
+            "unknown: no mate within {} plies (--max-plies); a longer one may exist",
+            args.max_plies
+        ),
     }
     println!(
         "nodes {} time {:.3} nps {}",
@@ -239,7 +261,12 @@ fn solve_many(
     table: &mut MateTable,
 ) -> Result<(), String> {
     let mut classes: Vec<(String, ClassSummary)> = Vec::new();
-    println!("id\tclass\tresult\tlength\tpublished\tms\tnodes\tline");
+    let brute_head = if args.brute_force.is_some() {
+        "\tbrute"
+    } else {
+        ""
+    };
+    println!("id\tclass\tresult\tlength\tpublished\tms\tnodes\tline{brute_head}");
     for p in problems {
         let mut pargs = args.position.clone();
         pargs.sfen = Some(p.sfen.clone());
@@ -252,20 +279,31 @@ fn solve_many(
             }
             Ok(any) => Some(with_position!(any, pos => {
                 let r = solve(&pos, args, options, table);
-                let line = match &r.result {
+                let mut line = match &r.result {
                     MateResult::Mate(l) => {
                         let mut q = pos.clone();
                         l.iter().map(|&m| { let t = q.move_to_usi(m); q.make_move(m); t }).collect::<Vec<_>>().join(" ")
                     }
                     _ => String::new(),
                 };
+                if let Some(plies) = args.brute_force {
+                    let b = brute_force_mate(&pos, plies, deadline(args), &Control::default());
+                    let text = match b {
+                        MateResult::Mate(l) => l.len().to_string(),
+                        MateResult::NoMate => "nomate".into(),
+                        MateResult::Timeout => "-".into(),
+                    };
+                    line = format!("{line}\t{text}");
+                }
                 (r, line)
             })),
         };
         let Some((r, line)) = row else { continue };
         let ms = r.elapsed.as_secs_f64() * 1000.0;
         let (result, len) = match &r.result {
-            MateResult::Mate(l) => (if r.shortest { "mate" } else { "mate?" }, Some(l.len())),
+            // Not proven shortest: the proven bound, not the line's length.
+            MateResult::Mate(l) if r.shortest => ("mate", Some(l.len())),
+            MateResult::Mate(l) => ("mate?", Some(r.bound.unwrap_or(l.len()))),
             MateResult::NoMate => ("nomate", None),
             MateResult::Timeout => ("timeout", None),
         };

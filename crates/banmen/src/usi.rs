@@ -610,7 +610,12 @@ fn spawn<B: BitBoard>(
             let answer = match report.result {
                 MateResult::Mate(line) => {
                     if !report.shortest {
-                        info_string("the mate line may not be the shortest (time ran out)");
+                        info_string(&format!(
+                            "time ran out before the shortest mate was proven: this line has {} \
+                             plies, the shortest mate at most {}",
+                            line.len(),
+                            report.bound.unwrap_or(line.len())
+                        ));
                     }
                     format!("checkmate {}", usi_line(&session.pos, &line))
                 }

@@ -407,6 +407,34 @@ fn go_mate_solves_a_tsume() {
 }
 
 #[test]
+fn go_mate_infinite_stops_at_once() {
+    let mut e = Engine::start();
+    e.send("setoption name USI_Hash value 16");
+    e.send("isready");
+    e.expect("readyok", 10);
+    // ミクロコスモス, 1,525 plies: no answer comes in a few hundred milliseconds.
+    e.send("position sfen g1+P1k1+P+P+L/1p3P3/+R+p2pp1pl/1NNsg+p2+R/+b+nL+P1+p3/1P3ssP1/2P1+Ps2N/4+P1P1L/+B5G1g b - 1");
+    e.send("go mate infinite");
+    std::thread::sleep(Duration::from_millis(300));
+    let asked = Instant::now();
+    e.send("stop");
+    let lines = e.expect("checkmate", 5);
+    let lag = asked.elapsed();
+    assert_eq!(lines.last().unwrap(), "checkmate timeout", "{lines:?}");
+    assert!(
+        lag < Duration::from_millis(500),
+        "answered {lag:?} after stop"
+    );
+    // A limit that runs out answers timeout too, not nomate.
+    e.send("go mate 200");
+    assert_eq!(
+        e.expect("checkmate", 5).last().unwrap(),
+        "checkmate timeout"
+    );
+    e.quit();
+}
+
+#[test]
 fn no_legal_move_resigns() {
     let mut e = Engine::start();
     // White is mated: gold on 1b protected by the gold on 2c.

@@ -95,8 +95,15 @@ pub struct MateReport {
     /// The answer.
     pub result: MateResult,
     /// Whether a mate returned is known to be the shortest (the searches for a
-    /// shorter one all finished).
+    /// shorter one all finished). When it is not, the line is a forced mate
+    /// but the defender's replies in it may not be the longest.
     pub shortest: bool,
+    /// The length of the shortest mate is at most this (a proven bound; with
+    /// `shortest`, the length itself).
+    pub bound: Option<usize>,
+    /// Whether the clock or `stop` ended the search (else a
+    /// [`MateResult::Timeout`] means no mate within `max_plies`).
+    pub stopped: bool,
     /// Nodes searched.
     pub nodes: u64,
     /// Time taken.
@@ -154,6 +161,8 @@ pub fn solve_mate<B: BitBoard>(
             _ => MateReport {
                 result: MateResult::Timeout,
                 shortest: false,
+                bound: None,
+                stopped: true,
                 nodes: 0,
                 elapsed: start.elapsed(),
             },
@@ -326,8 +335,12 @@ impl<'a, B: BitBoard> Solver<'a, B> {
             MateResult::Timeout
         };
         MateReport {
+            bound: matches!(result, MateResult::Mate(_))
+                .then_some(self.best_len)
+                .flatten(),
             result,
             shortest: shortest && options.shortest,
+            stopped: self.stopped,
             nodes: self.nodes,
             elapsed: self.start.elapsed(),
         }
@@ -396,6 +409,39 @@ impl<'a, B: BitBoard> Solver<'a, B> {
         self.path.iter().rev().step_by(2).any(|&h| h == full)
     }
 
+    /// Initial numbers of the position after the defender's move `m` (just
+    /// made): a capture is the likeliest escape. (Weighing the block square's
+    /// attackers and defenders as KomoringHeights does cost nodes here.)
+    fn defence_estimate(&self, m: Move, captures: bool) -> (u32, u32) {
+        let defender = !self.attacker;
+        if captures {
+            return (2, 1);
+        }
+        if self.pos.king_square(defender) == Some(m.to()) {
+            return (1, 1);
+        }
+        (1, 1)
+    }
+
+    /// The defender's replies as the search will count them: drops onto one
+    /// square are one (they are searched one after another).
+    fn evasion_estimate(&self) -> u64 {
+        let moves = self.pos.legal_moves();
+        let mut drop_squares = B::EMPTY;
+        let mut n = 0;
+        for m in moves {
+            if m.is_drop() {
+                if !drop_squares.has(m.to()) {
+                    drop_squares.set(m.to());
+                    n += 1;
+                }
+            } else {
+                n += 1;
+            }
+        }
+        n
+    }
+
     /// Whether the defender (to move, in check) could drop a piece between a
     /// checker and the king.
     fn interposable(&self) -> bool {
@@ -433,6 +479,7 @@ impl<'a, B: BitBoard> Solver<'a, B> {
     /// The df-pn step: searches the current position until its proof number
     /// reaches `th_pn`, its disproof number `th_dn`, or it is decided.
     fn mid(&mut self, or: bool, th_pn: u32, th_dn: u32, depth: u16) -> Res {
+        let depth = parity(or, depth);
         let hand = self.hand();
         if self.tick() {
             return unknown(1, 1, hand);
@@ -442,30 +489,14 @@ impl<'a, B: BitBoard> Solver<'a, B> {
         let full = self.pos.hash();
         let kinds = self.kinds;
 
+        if or && depth == 0 {
+            return disproven(hand, 0, false);
+        }
         let moves = self.pos.legal_moves();
-        // The attacker's moves are sifted for checks as they are made below.
-        let none = if or {
-            !moves.iter().any(|&m| self.gives_check(m))
-        } else {
-            moves.is_empty()
-        };
-        if none {
-            return if or {
-                // No check: refuted whatever the attacker holds more of the
-                // kinds it has (the same drops); kinds it lacks would add drops.
-                let mut d = hand;
-                for x in d.iter_mut().take(kinds) {
-                    if *x > 0 {
-                        *x = ANY;
-                    }
-                }
-                self.store_disproof(key, d, NO_LIMIT, false, nodes_before);
-                disproven(d, NO_LIMIT, false)
-            } else {
-                let p = self.mated_proof_hand([0; banmen_rules::MAX_HAND_KINDS]);
-                self.store_proof(key, p, 0, nodes_before);
-                proven(p, 0)
-            };
+        if !or && moves.is_empty() {
+            let p = self.mated_proof_hand([0; banmen_rules::MAX_HAND_KINDS]);
+            self.store_proof(key, p, 0, nodes_before);
+            return proven(p, 0);
         }
         if depth == 0 {
             return disproven(hand, 0, false);
@@ -502,7 +533,7 @@ impl<'a, B: BitBoard> Solver<'a, B> {
             } else {
                 match self
                     .table
-                    .look_up(ckey, &chand, kinds, depth - 1, child_path)
+                    .look_up(ckey, &chand, kinds, parity(!or, depth - 1), child_path)
                 {
                     Some(Found::Proven { hand, len }) => {
                         c.pn = 0;
@@ -524,7 +555,7 @@ impl<'a, B: BitBoard> Solver<'a, B> {
                     None => {
                         if or {
                             // The defender's replies: none is mate.
-                            let n = self.pos.count_legal_moves();
+                            let n = self.evasion_estimate();
                             if n == 0 {
                                 let p = self.mated_proof_hand([0; banmen_rules::MAX_HAND_KINDS]);
                                 self.store_proof(ckey, p, 0, 0);
@@ -533,10 +564,34 @@ impl<'a, B: BitBoard> Solver<'a, B> {
                                 c.res_hand = p;
                             } else {
                                 c.pn = (n as u32).min(64);
+                                // A check the attacker supports more than the
+                                // defender covers is harder to refute.
+                                let occ = self.pos.occupied();
+                                let to = m.to();
+                                let attack =
+                                    self.pos.attackers_to(to, self.attacker, occ).count() + 1;
+                                let defence =
+                                    self.pos.attackers_to(to, !self.attacker, occ).count();
+                                if attack > defence {
+                                    c.dn = 2;
+                                }
+                                // Kept, so that a later visit need not count again.
+                                self.table.store(
+                                    Entry {
+                                        key: ckey,
+                                        hand: chand,
+                                        pn: c.pn,
+                                        dn: c.dn,
+                                        len: 0,
+                                        state: State::Unknown,
+                                        path: 0,
+                                        amount: 0,
+                                    },
+                                    kinds,
+                                );
                             }
-                        } else if captures {
-                            // Taking a piece is the defender's likeliest escape.
-                            c.pn = 2;
+                        } else {
+                            (c.pn, c.dn) = self.defence_estimate(m, captures);
                         }
                     }
                 }
@@ -555,7 +610,30 @@ impl<'a, B: BitBoard> Solver<'a, B> {
             }
             children.push(c);
         }
+        if children.is_empty() {
+            // No check: refuted whatever the attacker holds more of the kinds
+            // it has (the same drops); kinds it lacks would add drops.
+            let mut d = hand;
+            for x in d.iter_mut().take(kinds) {
+                if *x > 0 {
+                    *x = ANY;
+                }
+            }
+            self.store_disproof(key, d, NO_LIMIT, false, nodes_before);
+            return disproven(d, NO_LIMIT, false);
+        }
 
+        if or && depth == 1 && children.iter().all(|c| c.pn != 0) {
+            // One ply left and no check mates at once.
+            for c in &mut children {
+                c.pn = INF;
+                c.dn = 0;
+                c.res_hand = c.hand;
+                c.len = 0;
+                c.rep = false;
+            }
+            return self.finish(or, key, &hand, &children, nodes_before);
+        }
         loop {
             // The node's numbers from its children.
             let (mut pn, mut dn) = if or { (INF, 0u32) } else { (0u32, INF) };
@@ -630,7 +708,14 @@ impl<'a, B: BitBoard> Solver<'a, B> {
     }
 
     /// A decided node: its proof or disproof hand, length, and the store.
-    fn finish(&mut self, or: bool, key: u64, hand: &Hand, children: &[Child], nodes_before: u64) -> Res {
+    fn finish(
+        &mut self,
+        or: bool,
+        key: u64,
+        hand: &Hand,
+        children: &[Child],
+        nodes_before: u64,
+    ) -> Res {
         let kinds = self.kinds;
         let proven_or = or && children.iter().any(|c| c.pn == 0);
         let proven_and = !or && children.iter().all(|c| c.pn == 0);
@@ -654,8 +739,8 @@ impl<'a, B: BitBoard> Solver<'a, B> {
             let mut p = [0u8; banmen_rules::MAX_HAND_KINDS];
             let mut len = 0u16;
             for c in children {
-                for k in 0..kinds {
-                    p[k] = p[k].max(c.res_hand[k]);
+                for (x, &y) in p.iter_mut().zip(&c.res_hand).take(kinds) {
+                    *x = (*x).max(y);
                 }
                 len = len.max(c.len);
             }
@@ -706,7 +791,11 @@ impl<'a, B: BitBoard> Solver<'a, B> {
                 d[k] = d[k].min(bound as u8);
             }
         }
-        let len = if c.len == NO_LIMIT { NO_LIMIT } else { c.len + 1 };
+        let len = if c.len == NO_LIMIT {
+            NO_LIMIT
+        } else {
+            c.len + 1
+        };
         self.store_disproof(key, d, len, c.rep, nodes_before);
         disproven(d, len, c.rep)
     }
@@ -870,6 +959,17 @@ impl<'a, B: BitBoard> Solver<'a, B> {
     }
 }
 
+/// The plies left, rounded down to what the node can use: an odd number for
+/// the attacker (its mates take an odd number of plies), even for the defender.
+#[inline]
+fn parity(or: bool, depth: u16) -> u16 {
+    if (depth % 2 == 1) == or {
+        depth
+    } else {
+        depth.saturating_sub(1)
+    }
+}
+
 /// Whether the earlier drops onto the same square are all mated.
 fn is_active(children: &[Child], i: usize) -> bool {
     let mut p = children[i].prev;
@@ -887,7 +987,10 @@ fn is_active(children: &[Child], i: usize) -> bool {
 /// switch back and forth between two children of almost equal numbers.
 #[inline]
 fn widen(second: u32) -> u32 {
-    second.saturating_add(1).max(second.saturating_add(second / 4)).min(INF)
+    second
+        .saturating_add(1)
+        .max(second.saturating_add(second / 4))
+        .min(INF)
 }
 
 #[inline]
@@ -947,7 +1050,6 @@ mod tests {
     #[test]
     fn mate_in_three() {
         let r = solve("8k/8s/7p1/9/7N1/9/9/9/4K4 b BG 1");
-        eprintln!("{r:?}");
         assert!(matches!(r.result, MateResult::Mate(ref l) if l.len() == 3));
     }
 }

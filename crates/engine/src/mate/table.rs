@@ -135,7 +135,14 @@ impl MateTable {
 
     /// What is known of the board `key` with attacker hand `hand`, searched
     /// to at most `depth` plies, on the path `path`.
-    pub fn look_up(&self, key: u64, hand: &Hand, kinds: usize, depth: u16, path: u64) -> Option<Found> {
+    pub fn look_up(
+        &self,
+        key: u64,
+        hand: &Hand,
+        kinds: usize,
+        depth: u16,
+        path: u64,
+    ) -> Option<Found> {
         let mut unknown = None;
         let mut proven: Option<(Hand, u16)> = None;
         for e in &self.entries[self.bucket(key)] {
@@ -192,9 +199,7 @@ impl MateTable {
                 }
                 continue;
             }
-            if e.key == entry.key
-                && e.hand[..kinds] == entry.hand[..kinds]
-                && e.path == entry.path
+            if e.key == entry.key && e.hand[..kinds] == entry.hand[..kinds] && e.path == entry.path
             {
                 let same = e.state == entry.state;
                 // An unknown estimate is replaced by any result for its hand.
