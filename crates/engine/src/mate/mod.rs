@@ -501,6 +501,9 @@ impl<'a, B: BitBoard> Solver<'a, B> {
         if depth == 0 {
             return disproven(hand, 0, false);
         }
+        if or && depth == 1 {
+            return self.mate_in_one(key, &hand, &moves, nodes_before);
+        }
 
         // Expand.
         let child_path = self.path_key ^ full;
@@ -623,17 +626,6 @@ impl<'a, B: BitBoard> Solver<'a, B> {
             return disproven(d, NO_LIMIT, false);
         }
 
-        if or && depth == 1 && children.iter().all(|c| c.pn != 0) {
-            // One ply left and no check mates at once.
-            for c in &mut children {
-                c.pn = INF;
-                c.dn = 0;
-                c.res_hand = c.hand;
-                c.len = 0;
-                c.rep = false;
-            }
-            return self.finish(or, key, &hand, &children, nodes_before);
-        }
         loop {
             // The node's numbers from its children.
             let (mut pn, mut dn) = if or { (INF, 0u32) } else { (0u32, INF) };
@@ -705,6 +697,49 @@ impl<'a, B: BitBoard> Solver<'a, B> {
             child.len = r.len;
             child.rep = r.rep;
         }
+    }
+
+    /// One ply left: a check that leaves no reply, or no mate within one ply.
+    fn mate_in_one(&mut self, key: u64, hand: &Hand, moves: &[Move], nodes_before: u64) -> Res {
+        let kinds = self.kinds;
+        let mut checks = false;
+        for &m in moves {
+            let undo = self.pos.make_move(m);
+            if self.pos.in_check() {
+                checks = true;
+                if !self.pos.has_legal_move() {
+                    let child_hand = self.hand();
+                    let pc = self.mated_proof_hand([0; banmen_rules::MAX_HAND_KINDS]);
+                    // The mated position too: the line is read from the table.
+                    let child_key = self.pos.board_hash();
+                    self.store_proof(child_key, pc, 0, self.nodes);
+                    self.pos.unmake_move(m, undo);
+                    let mut p = [0u8; banmen_rules::MAX_HAND_KINDS];
+                    for k in 0..kinds {
+                        let v = pc[k] as i32 - (child_hand[k] as i32 - hand[k] as i32);
+                        p[k] = v.clamp(0, hand[k] as i32) as u8;
+                    }
+                    self.store_proof(key, p, 1, nodes_before);
+                    return proven(p, 1);
+                }
+            }
+            self.pos.unmake_move(m, undo);
+        }
+        if !checks {
+            // No check at all: refuted at any depth (see `mid`).
+            let mut d = *hand;
+            for x in d.iter_mut().take(kinds) {
+                if *x > 0 {
+                    *x = ANY;
+                }
+            }
+            self.store_disproof(key, d, NO_LIMIT, false, nodes_before);
+            return disproven(d, NO_LIMIT, false);
+        }
+        // No mate in one, for this hand or a smaller one (a larger one leaves
+        // the defender fewer pieces to interpose).
+        self.store_disproof(key, *hand, 1, false, nodes_before);
+        disproven(*hand, 1, false)
     }
 
     /// A decided node: its proof or disproof hand, length, and the store.
