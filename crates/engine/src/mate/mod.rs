@@ -504,6 +504,9 @@ impl<'a, B: BitBoard> Solver<'a, B> {
         if or && depth == 1 {
             return self.mate_in_one(key, &hand, &moves, nodes_before);
         }
+        if or && depth == 3 {
+            return self.mate_in_three(key, &hand, &moves, nodes_before);
+        }
 
         // Expand.
         let child_path = self.path_key ^ full;
@@ -740,6 +743,86 @@ impl<'a, B: BitBoard> Solver<'a, B> {
         // the defender fewer pieces to interpose).
         self.store_disproof(key, *hand, 1, false, nodes_before);
         disproven(*hand, 1, false)
+    }
+
+    /// Three plies left: every check tried against every reply with
+    /// [`Self::mate_in_one`], without the proof-number machinery (near the
+    /// bound df-pn spends most of its effort here).
+    fn mate_in_three(&mut self, key: u64, hand: &Hand, moves: &[Move], nodes_before: u64) -> Res {
+        let kinds = self.kinds;
+        let mut checks = false;
+        let mut best: Option<(Hand, u16)> = None;
+        for &m in moves {
+            let undo = self.pos.make_move(m);
+            if !self.pos.in_check() {
+                self.pos.unmake_move(m, undo);
+                continue;
+            }
+            checks = true;
+            let child_hand = self.hand();
+            let child_key = self.pos.board_hash();
+            let replies = self.pos.legal_moves();
+            let mut proof = [0u8; banmen_rules::MAX_HAND_KINDS];
+            let mut len = 0u16;
+            let mut mated = true;
+            for &e in &replies {
+                if self.tick() {
+                    mated = false;
+                    break;
+                }
+                let undo_e = self.pos.make_move(e);
+                let grand_key = self.pos.board_hash();
+                let grand_hand = self.hand();
+                let grand_moves = self.pos.legal_moves();
+                let r = self.mate_in_one(grand_key, &grand_hand, &grand_moves, self.nodes);
+                self.pos.unmake_move(e, undo_e);
+                if r.pn != 0 {
+                    mated = false;
+                    break;
+                }
+                for (x, &y) in proof.iter_mut().zip(&r.hand).take(kinds) {
+                    *x = (*x).max(y);
+                }
+                len = len.max(r.len);
+            }
+            if mated {
+                let pc = self.mated_proof_hand(proof);
+                let child_len = if replies.is_empty() { 0 } else { len + 1 };
+                self.store_proof(child_key, pc, child_len, self.nodes);
+                let mut p = [0u8; banmen_rules::MAX_HAND_KINDS];
+                for k in 0..kinds {
+                    let v = pc[k] as i32 - (child_hand[k] as i32 - hand[k] as i32);
+                    p[k] = v.clamp(0, hand[k] as i32) as u8;
+                }
+                if best.is_none_or(|(_, l)| child_len + 1 < l) {
+                    best = Some((p, child_len + 1));
+                }
+            }
+            self.pos.unmake_move(m, undo);
+            if self.stopped {
+                return unknown(1, 1, *hand);
+            }
+            if best.is_some_and(|(_, l)| l == 1) {
+                break;
+            }
+        }
+        if let Some((p, len)) = best {
+            self.store_proof(key, p, len, nodes_before);
+            return proven(p, len);
+        }
+        if !checks {
+            let mut d = *hand;
+            for x in d.iter_mut().take(kinds) {
+                if *x > 0 {
+                    *x = ANY;
+                }
+            }
+            self.store_disproof(key, d, NO_LIMIT, false, nodes_before);
+            return disproven(d, NO_LIMIT, false);
+        }
+        // No mate within three plies, for this hand or a smaller one.
+        self.store_disproof(key, *hand, 3, false, nodes_before);
+        disproven(*hand, 3, false)
     }
 
     /// A decided node: its proof or disproof hand, length, and the store.
