@@ -617,16 +617,7 @@ impl<'a, B: BitBoard> Solver<'a, B> {
             children.push(c);
         }
         if children.is_empty() {
-            // No check: refuted whatever the attacker holds more of the kinds
-            // it has (the same drops); kinds it lacks would add drops.
-            let mut d = hand;
-            for x in d.iter_mut().take(kinds) {
-                if *x > 0 {
-                    *x = ANY;
-                }
-            }
-            self.store_disproof(key, d, NO_LIMIT, false, nodes_before);
-            return disproven(d, NO_LIMIT, false);
+            return self.no_check(key, &hand, nodes_before);
         }
 
         loop {
@@ -702,6 +693,19 @@ impl<'a, B: BitBoard> Solver<'a, B> {
         }
     }
 
+    /// The attacker has no check: refuted at any depth, whatever it holds
+    /// more of the kinds it has (the same drops); a kind it lacks would add drops.
+    fn no_check(&mut self, key: u64, hand: &Hand, nodes_before: u64) -> Res {
+        let mut d = *hand;
+        for x in d.iter_mut().take(self.kinds) {
+            if *x > 0 {
+                *x = ANY;
+            }
+        }
+        self.store_disproof(key, d, NO_LIMIT, false, nodes_before);
+        disproven(d, NO_LIMIT, false)
+    }
+
     /// One ply left: a check that leaves no reply, or no mate within one ply.
     fn mate_in_one(&mut self, key: u64, hand: &Hand, moves: &[Move], nodes_before: u64) -> Res {
         let kinds = self.kinds;
@@ -717,11 +721,7 @@ impl<'a, B: BitBoard> Solver<'a, B> {
                     let child_key = self.pos.board_hash();
                     self.store_proof(child_key, pc, 0, self.nodes);
                     self.pos.unmake_move(m, undo);
-                    let mut p = [0u8; banmen_rules::MAX_HAND_KINDS];
-                    for k in 0..kinds {
-                        let v = pc[k] as i32 - (child_hand[k] as i32 - hand[k] as i32);
-                        p[k] = v.clamp(0, hand[k] as i32) as u8;
-                    }
+                    let p = proof_before(&pc, &child_hand, hand, kinds);
                     self.store_proof(key, p, 1, nodes_before);
                     return proven(p, 1);
                 }
@@ -729,15 +729,7 @@ impl<'a, B: BitBoard> Solver<'a, B> {
             self.pos.unmake_move(m, undo);
         }
         if !checks {
-            // No check at all: refuted at any depth (see `mid`).
-            let mut d = *hand;
-            for x in d.iter_mut().take(kinds) {
-                if *x > 0 {
-                    *x = ANY;
-                }
-            }
-            self.store_disproof(key, d, NO_LIMIT, false, nodes_before);
-            return disproven(d, NO_LIMIT, false);
+            return self.no_check(key, hand, nodes_before);
         }
         // No mate in one, for this hand or a smaller one (a larger one leaves
         // the defender fewer pieces to interpose).
@@ -789,11 +781,7 @@ impl<'a, B: BitBoard> Solver<'a, B> {
                 let pc = self.mated_proof_hand(proof);
                 let child_len = if replies.is_empty() { 0 } else { len + 1 };
                 self.store_proof(child_key, pc, child_len, self.nodes);
-                let mut p = [0u8; banmen_rules::MAX_HAND_KINDS];
-                for k in 0..kinds {
-                    let v = pc[k] as i32 - (child_hand[k] as i32 - hand[k] as i32);
-                    p[k] = v.clamp(0, hand[k] as i32) as u8;
-                }
+                let p = proof_before(&pc, &child_hand, hand, kinds);
                 if best.is_none_or(|(_, l)| child_len + 1 < l) {
                     best = Some((p, child_len + 1));
                 }
@@ -811,14 +799,7 @@ impl<'a, B: BitBoard> Solver<'a, B> {
             return proven(p, len);
         }
         if !checks {
-            let mut d = *hand;
-            for x in d.iter_mut().take(kinds) {
-                if *x > 0 {
-                    *x = ANY;
-                }
-            }
-            self.store_disproof(key, d, NO_LIMIT, false, nodes_before);
-            return disproven(d, NO_LIMIT, false);
+            return self.no_check(key, hand, nodes_before);
         }
         // No mate within three plies, for this hand or a smaller one.
         self.store_disproof(key, *hand, 3, false, nodes_before);
@@ -843,12 +824,7 @@ impl<'a, B: BitBoard> Solver<'a, B> {
                 .filter(|c| c.pn == 0)
                 .min_by_key(|c| c.len)
                 .expect("a proven child");
-            let mut p = [0u8; banmen_rules::MAX_HAND_KINDS];
-            for k in 0..kinds {
-                // The child's hand is ours plus what the move took, less what it dropped.
-                let v = c.res_hand[k] as i32 - (c.hand[k] as i32 - hand[k] as i32);
-                p[k] = v.clamp(0, hand[k] as i32) as u8;
-            }
+            let p = proof_before(&c.res_hand, &c.hand, hand, kinds);
             let len = c.len.saturating_add(1).min(NO_LIMIT - 1);
             self.store_proof(key, p, len, nodes_before);
             return proven(p, len);
@@ -1075,6 +1051,18 @@ impl<'a, B: BitBoard> Solver<'a, B> {
         }
         result.map(|()| line)
     }
+}
+
+/// The proof hand before the attacker's move, from the proof hand `proof`
+/// after it: the hand after (`child`) is ours (`hand`) plus what the move took,
+/// less what it dropped.
+fn proof_before(proof: &Hand, child: &Hand, hand: &Hand, kinds: usize) -> Hand {
+    let mut p = [0u8; banmen_rules::MAX_HAND_KINDS];
+    for k in 0..kinds {
+        let v = proof[k] as i32 - (child[k] as i32 - hand[k] as i32);
+        p[k] = v.clamp(0, hand[k] as i32) as u8;
+    }
+    p
 }
 
 /// The plies left, rounded down to what the node can use: an odd number for
