@@ -173,6 +173,45 @@ struct Searcher<'a, B: BitBoard> {
     evals: Vec<i32>,
     /// Whether exchanges are resolved by [`Self::see`] (the 9x9 games).
     use_see: bool,
+    /// Drop mates looked for at the quiescence horizon (the 9x9 games).
+    drop_mates: Option<DropMates<B>>,
+}
+
+/// What the quiescence search needs to see a mate by a drop next to the
+/// enemy king: drops are not in the quiescence moves, so a position where
+/// the side to move mates with one would stand as merely good.
+struct DropMates<B> {
+    /// Per square, the squares within two king steps.
+    near: Vec<B>,
+    /// Per square, the squares one king step away.
+    steps: Vec<B>,
+    /// The pawn, whose dropped mate is illegal in shogi (never counted).
+    pawn: Option<banmen_rules::Kind>,
+}
+
+impl<B: BitBoard> DropMates<B> {
+    fn new(pos: &Position<B>) -> Option<Self> {
+        let rules = pos.rules();
+        let king = rules.kind_by_code("K")?;
+        let color = banmen_rules::Color::Black;
+        let step = |sq: banmen_rules::Square| rules.attacks(color, king, sq, B::EMPTY);
+        let near = rules
+            .geometry
+            .all()
+            .map(|sq| {
+                let mut n = step(sq);
+                for s in step(sq).squares() {
+                    n |= step(s);
+                }
+                n
+            })
+            .collect();
+        Some(DropMates {
+            near,
+            steps: rules.geometry.all().map(step).collect(),
+            pawn: rules.kind_by_code("P"),
+        })
+    }
 }
 
 impl<'a, B: BitBoard> Searcher<'a, B> {
@@ -212,7 +251,58 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
             pv: vec![Vec::new(); MAX_PLY + 2],
             evals: vec![-INFINITE; MAX_PLY + 2],
             use_see: pos.rules().geometry.files == 9,
+            drop_mates: if pos.rules().geometry.files == 9 {
+                DropMates::new(pos)
+            } else {
+                None
+            },
         }
+    }
+
+    /// Whether the side to move (not in check) mates at once by dropping a
+    /// piece other than a pawn within two steps of the enemy king.
+    fn drop_mate(&mut self) -> bool {
+        let Some(dm) = &self.drop_mates else {
+            return false;
+        };
+        let us = self.pos.side_to_move();
+        let Some(king) = self.pos.king_square(!us) else {
+            return false;
+        };
+        let hand = *self.pos.hand(us);
+        let rules = self.pos.rules();
+        let occ = self.pos.occupied();
+        let empty_near = dm.near[king.index()] & !occ & rules.board_mask();
+        let pawn = dm.pawn;
+        let kinds = rules.n_base.min(banmen_rules::MAX_HAND_KINDS);
+        for (k, &count) in hand.iter().enumerate().take(kinds) {
+            let kind = banmen_rules::Kind(k as u8);
+            if count == 0 || Some(kind) == pawn {
+                continue;
+            }
+            // Where the piece would attack the king: where the king, moving
+            // as that piece of the other side, would attack (the 9x9 games'
+            // moves are symmetric so).
+            let squares =
+                empty_near & rules.attacks(!us, kind, king, occ) & !rules.dead_squares(us, kind);
+            for sq in squares.squares() {
+                let m = Move::drop(kind, sq);
+                let undo = self.pos.make_move(m);
+                // A free square next to the king (the dropped piece's own,
+                // if unguarded) is an escape: no need to count the replies.
+                let occ_after = self.pos.occupied() ^ B::from_square(king);
+                let free = dm.steps[king.index()] & !self.pos.color_bb(!us);
+                let escape = free
+                    .squares()
+                    .any(|e| self.pos.attackers_to(e, us, occ_after).is_empty());
+                let mate = !escape && !self.pos.has_legal_move();
+                self.pos.unmake_move(m, undo);
+                if mate {
+                    return true;
+                }
+            }
+        }
+        false
     }
 
     /// Iterative deepening at the root.
@@ -748,6 +838,9 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
         {
             return s;
         }
+        if !in_check && self.drop_mate() {
+            return MATE - ply as i32 - 1;
+        }
         let stand_pat = if in_check {
             -INFINITE
         } else {
@@ -1147,6 +1240,55 @@ mod tests {
         };
         let searcher = Searcher::new(&pos, Vec::new(), &eval, &tt, &limits, &shared, 0);
         searcher.see(m)
+    }
+
+    /// Whether the side to move in `sfen` mates by a drop (the quiescence test).
+    fn drop_mate(variant: VariantName, sfen: &str) -> bool {
+        let rules = rules_9x9(variant).unwrap();
+        let pos = Position::from_sfen(rules, sfen, SfenMode::Strict).unwrap();
+        let eval = Evaluator::new(rules);
+        let tt = Table::new(1);
+        let limits = Limits::default();
+        let control = Control::default();
+        let shared = Shared {
+            abort: AtomicBool::new(false),
+            nodes: AtomicU64::new(0),
+            control: &control,
+            start: Instant::now(),
+        };
+        let mut searcher = Searcher::new(&pos, Vec::new(), &eval, &tt, &limits, &shared, 0);
+        searcher.drop_mate()
+    }
+
+    #[test]
+    fn drop_mates_at_the_horizon() {
+        // G*2b, guarded by the pawn on 2c: mate.
+        assert!(drop_mate(
+            VariantName::Shogi,
+            "8k/9/7P1/9/9/9/9/9/4K4 b G 1"
+        ));
+        // The king takes an unguarded gold.
+        assert!(!drop_mate(VariantName::Shogi, "8k/9/9/9/9/9/9/9/4K4 b G 1"));
+        // A knight drop from two squares away, the king boxed in by its own pieces.
+        assert!(drop_mate(
+            VariantName::Shogi,
+            "7lk/7np/9/9/9/9/9/9/4K4 b N 1"
+        ));
+        // P*1b would mate but is illegal (uchifuzume): not counted.
+        assert!(!drop_mate(
+            VariantName::Shogi,
+            "8k/6G2/9/7N1/9/9/9/9/4K4 b P 1"
+        ));
+        // Nothing in hand, nothing to drop.
+        assert!(!drop_mate(
+            VariantName::Shogi,
+            "8k/9/7P1/9/9/9/9/9/4K4 b - 1"
+        ));
+        // Cannon shogi: the same gold drop mates there too.
+        assert!(drop_mate(
+            VariantName::CannonShogi,
+            "8k/9/7P1/9/9/9/9/9/4K4 b G 1"
+        ));
     }
 
     #[test]
