@@ -85,3 +85,24 @@ fn bad_input_is_a_clear_error() {
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("x\t\terror"), "{out}");
 }
+
+#[test]
+fn a_closed_pipe_ends_quietly() {
+    use std::io::{BufRead, BufReader};
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_banmen"))
+        .args(["perft", "--depth", "3", "--divide"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    // The reader is dropped here: the pipe is closed after one line.
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!first.is_empty());
+    assert!(!err.contains("panicked"), "{err}");
+}
