@@ -51,6 +51,15 @@ fn a_csa_diagram_gives_the_rest_to_the_defender() {
 }
 
 #[test]
+fn a_kif_diagram_is_a_problem() {
+    let kif = "後手の持駒：飛二　角二　金三　銀四　桂四　香四　歩十七　\n  ９ ８ ７ ６ ５ ４ ３ ２ １\n+---------------------------+\n| ・ ・ ・ ・ ・ ・ ・ ・v玉|一\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|二\n| ・ ・ ・ ・ ・ ・ ・ ・ 歩|三\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|四\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|五\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|六\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|七\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|八\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|九\n+---------------------------+\n先手の持駒：金　\n手数----指手---------消費時間--\n";
+    let path = temp("t.kif", kif);
+    let (code, out, err) = mate(&[path.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("mate in 1 plies\nusi: G*1b\n"), "{out}");
+}
+
+#[test]
 fn a_file_of_problems_gets_a_line_each_and_a_summary() {
     let tsv = "id\tclass\tlength\tsfen\n\
                a\tshort\t1\t8k/9/8P/9/9/9/9/9/9 b GS 1\n\
