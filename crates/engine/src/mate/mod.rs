@@ -592,6 +592,7 @@ impl<'a, B: BitBoard> Solver<'a, B> {
                                         state: State::Unknown,
                                         path: 0,
                                         amount: 0,
+                                        generation: 0,
                                     },
                                     kinds,
                                 );
@@ -665,6 +666,7 @@ impl<'a, B: BitBoard> Solver<'a, B> {
                         state: State::Unknown,
                         path: 0,
                         amount,
+                        generation: 0,
                     },
                     kinds,
                 );
@@ -906,6 +908,7 @@ impl<'a, B: BitBoard> Solver<'a, B> {
                 state: State::Proven,
                 path: 0,
                 amount,
+                generation: 0,
             },
             self.kinds,
         );
@@ -923,6 +926,7 @@ impl<'a, B: BitBoard> Solver<'a, B> {
                 state: State::Disproven,
                 path: if rep { self.path_key } else { 0 },
                 amount,
+                generation: 0,
             },
             self.kinds,
         );

@@ -53,6 +53,9 @@ pub struct Entry {
     pub path: u64,
     /// Nodes searched below this entry (replacement keeps the costly ones).
     pub amount: u32,
+    /// The search the entry belongs to: entries of earlier ones count as free
+    /// (so that clearing the table costs nothing).
+    pub generation: u8,
 }
 
 const EMPTY: Entry = Entry {
@@ -64,6 +67,7 @@ const EMPTY: Entry = Entry {
     state: State::Empty,
     path: 0,
     amount: 0,
+    generation: 0,
 };
 
 /// What a look-up found.
@@ -87,6 +91,8 @@ pub fn hand_le(a: &Hand, b: &Hand, kinds: usize) -> bool {
 /// The fixed-size table.
 pub struct MateTable {
     entries: Vec<Entry>,
+    /// The current search; never 0 (the mark of never-written entries).
+    generation: u8,
 }
 
 impl std::fmt::Debug for MateTable {
@@ -103,7 +109,10 @@ impl MateTable {
         let mut entries = Vec::new();
         entries.try_reserve_exact(n)?;
         entries.resize(n, EMPTY);
-        Ok(MateTable { entries })
+        Ok(MateTable {
+            entries,
+            generation: 1,
+        })
     }
 
     /// Number of entries.
@@ -116,14 +125,19 @@ impl MateTable {
         let sample = self.entries.len().min(1000);
         let used = self.entries[..sample]
             .iter()
-            .filter(|e| e.state != State::Empty)
+            .filter(|e| e.state != State::Empty && e.generation == self.generation)
             .count();
         (used * 1000 / sample.max(1)) as u32
     }
 
     /// Forgets everything.
     pub fn clear(&mut self) {
-        self.entries.fill(EMPTY);
+        // A new generation; only when the counter wraps are entries rewritten.
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.entries.fill(EMPTY);
+            self.generation = 1;
+        }
     }
 
     #[inline]
@@ -146,7 +160,7 @@ impl MateTable {
         let mut unknown = None;
         let mut proven: Option<(Hand, u16)> = None;
         for e in &self.entries[self.bucket(key)] {
-            if e.key != key {
+            if e.key != key || e.generation != self.generation {
                 continue;
             }
             match e.state {
@@ -186,13 +200,14 @@ impl MateTable {
 
     /// Stores an entry: over the same statement for the same hand, else over
     /// a free slot, else over the entry with the least effort in the bucket.
-    pub fn store(&mut self, entry: Entry, kinds: usize) {
+    pub fn store(&mut self, mut entry: Entry, kinds: usize) {
+        entry.generation = self.generation;
         let range = self.bucket(entry.key);
         let mut victim = range.start;
         let mut victim_amount = u32::MAX;
         for i in range {
             let e = &self.entries[i];
-            if e.state == State::Empty {
+            if e.state == State::Empty || e.generation != self.generation {
                 if victim_amount > 0 {
                     victim = i;
                     victim_amount = 0;
