@@ -142,9 +142,12 @@ def main():
     with open(args.out, "w") as w:
         w.write("id\tclass\tlength\tsfen\tanswer\tsource\n")
         for j, (length, sfen, line, src, n) in enumerate(kept):
+            if src == "random diagram":
+                origin = f"random diagram (make_variant_problems.py --random, seed {args.seed})"
+            else:
+                origin = f"banmen selfplay {src} " + (f"(scored #{n})" if n else "(near the end of a game)")
             w.write(f"{prefix}-{j + 1:03d}\tshort\t{length}\t{sfen}\t{line}\t"
-                    f"banmen selfplay {src} ({f'scored #{n}' if n else 'near the end of a game'}); "
-                    "df-pn and brute force agree\n")
+                    f"{origin}; df-pn and brute force agree\n")
     print(f"{len(kept)} of {len(picked)} kept", file=sys.stderr)
 
 
