@@ -138,7 +138,7 @@ pub enum BestMove {
     Win,
 }
 
-/// The outcome of [`search`].
+/// The outcome of [`search()`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SearchResult {
     /// The decision.
