@@ -1223,27 +1223,12 @@ mod tests {
     use super::*;
     use banmen_rules::{rules_9x9, SfenMode, VariantName};
 
-    /// The SEE of `usi` in `sfen` (standard shogi).
-    fn see(sfen: &str, usi: &str) -> i32 {
-        let rules = rules_9x9(VariantName::Shogi).unwrap();
-        let pos = Position::from_sfen(rules, sfen, SfenMode::Strict).unwrap();
-        let m = pos.parse_move(usi).unwrap();
-        let eval = Evaluator::new(rules);
-        let tt = Table::new(1);
-        let limits = Limits::default();
-        let control = Control::default();
-        let shared = Shared {
-            abort: AtomicBool::new(false),
-            nodes: AtomicU64::new(0),
-            control: &control,
-            start: Instant::now(),
-        };
-        let searcher = Searcher::new(&pos, Vec::new(), &eval, &tt, &limits, &shared, 0);
-        searcher.see(m)
-    }
-
-    /// Whether the side to move in `sfen` mates by a drop (the quiescence test).
-    fn drop_mate(variant: VariantName, sfen: &str) -> bool {
+    /// Runs `f` on a searcher of `sfen` in `variant`.
+    fn with_searcher<R>(
+        variant: VariantName,
+        sfen: &str,
+        f: impl FnOnce(&mut Searcher<'_, banmen_rules::Bb128>) -> R,
+    ) -> R {
         let rules = rules_9x9(variant).unwrap();
         let pos = Position::from_sfen(rules, sfen, SfenMode::Strict).unwrap();
         let eval = Evaluator::new(rules);
@@ -1257,7 +1242,20 @@ mod tests {
             start: Instant::now(),
         };
         let mut searcher = Searcher::new(&pos, Vec::new(), &eval, &tt, &limits, &shared, 0);
-        searcher.drop_mate()
+        f(&mut searcher)
+    }
+
+    /// The SEE of `usi` in `sfen` (standard shogi).
+    fn see(sfen: &str, usi: &str) -> i32 {
+        with_searcher(VariantName::Shogi, sfen, |s| {
+            let m = s.pos.parse_move(usi).unwrap();
+            s.see(m)
+        })
+    }
+
+    /// Whether the side to move in `sfen` mates by a drop (the quiescence test).
+    fn drop_mate(variant: VariantName, sfen: &str) -> bool {
+        with_searcher(variant, sfen, |s| s.drop_mate())
     }
 
     #[test]
