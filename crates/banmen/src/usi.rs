@@ -279,20 +279,9 @@ impl Engine {
         }
         // The old table goes first: the new one may need its memory.
         self.tt = None;
-        let limit = hash_limit_mb();
-        let ask = limit.map_or(wanted, |(l, _)| wanted.min(l.max(1)));
+        let (ask, limit) = hash_ask(wanted);
         let tt = Arc::new(Table::new_at_most(ask));
-        let got = tt.megabytes().max(1);
-        if got < wanted {
-            let why = match limit {
-                Some((l, source)) if l < wanted => format!("{source}: {l} MiB"),
-                _ => "the allocation failed".to_string(),
-            };
-            info_string(&format!(
-                "USI_Hash {wanted} MiB is more than this machine can give ({why}); \
-                 the hash table is clamped to {got} MiB"
-            ));
-        }
+        say_clamped("hash table", wanted, tt.megabytes().max(1), limit);
         self.tt = Some((wanted, Arc::clone(&tt)));
         self.tt_used = false;
         tt
@@ -307,8 +296,7 @@ impl Engine {
             }
         }
         self.mate_tt = None;
-        let limit = hash_limit_mb();
-        let mut ask = limit.map_or(wanted, |(l, _)| wanted.min(l.max(1)));
+        let (mut ask, limit) = hash_ask(wanted);
         let table = loop {
             match MateTable::try_new(ask) {
                 Ok(t) => break t,
@@ -316,12 +304,7 @@ impl Engine {
                 Err(_) => break MateTable::try_new(0).expect("a table of a few entries"),
             }
         };
-        if ask < wanted {
-            info_string(&format!(
-                "USI_Hash {wanted} MiB is more than this machine can give; \
-                 the mate table is clamped to {ask} MiB"
-            ));
-        }
+        say_clamped("mate table", wanted, ask, limit);
         let tt = Arc::new(Mutex::new(table));
         self.mate_tt = Some((wanted, Arc::clone(&tt)));
         tt
@@ -929,6 +912,26 @@ fn parse_go(words: &[&str]) -> (Go, Vec<String>) {
 ///
 /// The allocation alone is not enough: Linux promises more memory than it has
 /// (overcommit) and kills the process that writes to it once it runs out.
+/// The MiB to ask for `USI_Hash` `wanted` on this machine, and the limit.
+fn hash_ask(wanted: usize) -> (usize, Option<(usize, &'static str)>) {
+    let limit = hash_limit_mb();
+    (limit.map_or(wanted, |(l, _)| wanted.min(l.max(1))), limit)
+}
+
+/// The `info string` of a table (`what`) smaller than `USI_Hash` asked for.
+fn say_clamped(what: &str, wanted: usize, got: usize, limit: Option<(usize, &'static str)>) {
+    if got < wanted {
+        let why = match limit {
+            Some((l, source)) if l < wanted => format!("{source}: {l} MiB"),
+            _ => "the allocation failed".to_string(),
+        };
+        info_string(&format!(
+            "USI_Hash {wanted} MiB is more than this machine can give ({why}); \
+             the {what} is clamped to {got} MiB"
+        ));
+    }
+}
+
 fn hash_limit_mb() -> Option<(usize, &'static str)> {
     if let Some(mb) = std::env::var("BANMEN_HASH_LIMIT_MB")
         .ok()

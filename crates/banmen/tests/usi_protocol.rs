@@ -683,6 +683,16 @@ fn a_hash_larger_than_the_machine_is_clamped() {
     e.send("position startpos");
     let (_, best) = e.bestmove_after("go depth 3");
     assert!(legal("shogi", "", &best), "{best}");
+    // The tsume solver's table is clamped the same way, and still answers.
+    e.send("position sfen 7nk/9/7G1/9/9/9/9/9/4K4 b G 1");
+    e.send("go mate 3000");
+    let got = e.expect("checkmate", 10);
+    assert!(
+        got.iter()
+            .any(|l| l.starts_with("info string") && l.contains("mate table is clamped to 64 MiB")),
+        "{got:?}"
+    );
+    assert!(got.last().unwrap().starts_with("checkmate G*"), "{got:?}");
     e.quit();
 }
 

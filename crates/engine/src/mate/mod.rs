@@ -409,20 +409,6 @@ impl<'a, B: BitBoard> Solver<'a, B> {
         self.path.iter().rev().step_by(2).any(|&h| h == full)
     }
 
-    /// Initial numbers of the position after the defender's move `m` (just
-    /// made): a capture is the likeliest escape. (Weighing the block square's
-    /// attackers and defenders as KomoringHeights does cost nodes here.)
-    fn defence_estimate(&self, m: Move, captures: bool) -> (u32, u32) {
-        let defender = !self.attacker;
-        if captures {
-            return (2, 1);
-        }
-        if self.pos.king_square(defender) == Some(m.to()) {
-            return (1, 1);
-        }
-        (1, 1)
-    }
-
     /// The defender's replies as the search will count them: drops onto one
     /// square are one (they are searched one after another).
     fn evasion_estimate(&self) -> u64 {
@@ -597,8 +583,11 @@ impl<'a, B: BitBoard> Solver<'a, B> {
                                     kinds,
                                 );
                             }
-                        } else {
-                            (c.pn, c.dn) = self.defence_estimate(m, captures);
+                        } else if captures {
+                            // Taking a piece is the defender's likeliest escape.
+                            // (Weighing a block square's attackers and defenders,
+                            // as KomoringHeights does, cost nodes here.)
+                            c.pn = 2;
                         }
                     }
                 }
