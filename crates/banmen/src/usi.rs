@@ -485,7 +485,7 @@ impl Engine {
         if let Some(why) = refused {
             info_string(&why);
             send(if go.mate.is_some() {
-                "checkmate nomate"
+                "checkmate timeout"
             } else {
                 "bestmove resign"
             });
