@@ -229,9 +229,11 @@ fn a_long_search_stops_when_asked() {
 
 /// The generated problems of the other games: the df-pn answer has the
 /// length the brute-force search finds, and is a mate.
-fn generated<B: BitBoard>(file: &str, rules: &'static banmen_rules::Rules<B>) {
+/// Returns how many of the answers use a double (lion) move.
+fn generated<B: BitBoard>(file: &str, rules: &'static banmen_rules::Rules<B>) -> usize {
     let problems = rows(file);
     assert!(problems.len() >= 10, "{file}: {} problems", problems.len());
+    let mut double_moves = 0;
     for r in &problems {
         let id = &r["id"];
         let pos = Position::from_sfen(rules, &r["sfen"], SfenMode::Tsume).unwrap();
@@ -243,6 +245,9 @@ fn generated<B: BitBoard>(file: &str, rules: &'static banmen_rules::Rules<B>) {
         assert!(report.shortest, "{id}");
         assert_mate(&pos, line, id);
         assert_eq!(line.len(), want, "{id}");
+        if line.iter().any(|m| m.mid().is_some()) {
+            double_moves += 1;
+        }
         if want <= 3 {
             // The brute-force search, again, for the shortest ones.
             let brute = brute_force_mate(&pos, want as u32, None, &Control::default());
@@ -252,6 +257,7 @@ fn generated<B: BitBoard>(file: &str, rules: &'static banmen_rules::Rules<B>) {
             );
         }
     }
+    double_moves
 }
 
 #[test]
@@ -264,8 +270,13 @@ fn generated_cannon_shogi_problems() {
 
 #[test]
 fn generated_dai_dai_shogi_problems() {
-    generated(
+    let double_moves = generated(
         "daidaishogi.tsv",
         rules_17x17_with(VariantName::DaiDaiShogi, "").unwrap(),
+    );
+    // The lion diagrams' mates need the lion's double move.
+    assert!(
+        double_moves >= 5,
+        "{double_moves} answers with a double move"
     );
 }

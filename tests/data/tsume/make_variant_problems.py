@@ -47,18 +47,46 @@ def random_daidai(rng, count):
             if 0 <= r < 17 and 0 <= f < 17 and (r, f) not in board:
                 board[(r, f)] = rng.choice(DAIDAI)
         board[(16, 0 if kf > 8 else 16)] = "KG"
-        ranks = []
-        for r in range(17):
-            row, empty = "", 0
-            for f in range(17):
-                if (r, f) in board:
-                    row += (str(empty) if empty else "") + board[(r, f)]
-                    empty = 0
-                else:
-                    empty += 1
-            ranks.append(row + (str(empty) if empty else ""))
-        out.append("/".join(ranks) + " b - 1")
+        out.append(diagram(board))
     return out
+
+
+def lion_daidai(rng, count):
+    """Like random_daidai, with a black lion two or three ranks below the king,
+    so that some mates need its double move (and often its promotion)."""
+    out = []
+    for _ in range(count):
+        board = {}
+        kr, kf = rng.randint(0, 1), rng.randint(3, 13)
+        board[(kr, kf)] = "kg"
+        for _ in range(rng.randint(1, 4)):
+            r, f = kr + rng.randint(0, 1), kf + rng.randint(-1, 1)
+            if 0 <= r < 17 and 0 <= f < 17 and (r, f) not in board:
+                board[(r, f)] = rng.choice(DAIDAI).lower()
+        r, f = kr + rng.randint(2, 3), kf + rng.randint(-2, 2)
+        if (r, f) not in board:
+            board[(r, f)] = "LN"
+        for _ in range(rng.randint(0, 2)):
+            r, f = kr + rng.randint(1, 4), kf + rng.randint(-3, 3)
+            if 0 <= r < 17 and 0 <= f < 17 and (r, f) not in board:
+                board[(r, f)] = rng.choice(DAIDAI)
+        board[(16, 0 if kf > 8 else 16)] = "KG"
+        out.append(diagram(board))
+    return out
+
+
+def diagram(board):
+    ranks = []
+    for r in range(17):
+        row, empty = "", 0
+        for f in range(17):
+            if (r, f) in board:
+                row += (str(empty) if empty else "") + board[(r, f)]
+                empty = 0
+            else:
+                empty += 1
+        ranks.append(row + (str(empty) if empty else ""))
+    return "/".join(ranks) + " b - 1"
 
 
 def main():
@@ -72,6 +100,9 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--time", type=int, default=5000)
     ap.add_argument("--tail", type=int, default=0)
+    ap.add_argument("--lion", type=int, default=0,
+                    help="also this many dai dai diagrams with a black lion near the king, of "
+                         "which only mates using a double move are kept")
     ap.add_argument("--random", type=int, default=0,
                     help="also this many random dai dai shogi diagrams (a king, a few guards, "
                          "a few attackers near it)")
@@ -114,6 +145,7 @@ def main():
         picked += [(n, s, src) for s, src in by_len[n][:share]]
     picked += [(0, s, src) for s, src in tail]
     picked += [(0, s, "random diagram") for s in random_daidai(rng, args.random)]
+    picked += [(0, s, "lion diagram") for s in lion_daidai(random.Random(args.seed + 6), args.lion)]
     with tempfile.NamedTemporaryFile("w", suffix=".tsv", delete=False) as tmp:
         tmp.write("id\tsfen\n")
         for i, (_, s, _) in enumerate(picked):
@@ -131,8 +163,11 @@ def main():
         if f[2] == "error":
             continue
         i, result, length, brute = int(f[0]), f[2], f[3], f[-1]
+        n, sfen, src = picked[i]
+        double = any(sum(c.isalpha() for c in mv) == 3 for mv in f[7].split())
+        if src == "lion diagram" and not double:
+            continue
         if result == "mate" and length == brute:
-            n, sfen, src = picked[i]
             kept.append((int(length), sfen, f[7], src, n))
         else:
             print(f"dropped {picked[i][1]}: df-pn {result} {length}, brute force {brute}",
@@ -144,6 +179,8 @@ def main():
         for j, (length, sfen, line, src, n) in enumerate(kept):
             if src == "random diagram":
                 origin = f"random diagram (make_variant_problems.py --random, seed {args.seed})"
+            elif src == "lion diagram":
+                origin = f"lion diagram (make_variant_problems.py --lion, seed {args.seed}), a double move"
             else:
                 origin = f"banmen selfplay {src} " + (f"(scored #{n})" if n else "(near the end of a game)")
             w.write(f"{prefix}-{j + 1:03d}\tshort\t{length}\t{sfen}\t{line}\t"
