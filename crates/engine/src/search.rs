@@ -175,7 +175,25 @@ struct Searcher<'a, B: BitBoard> {
     use_see: bool,
     /// Drop mates looked for at the quiescence horizon (the 9x9 games).
     drop_mates: Option<DropMates<B>>,
+    /// Continuation history (the 9x9 games; empty on larger boards):
+    /// `[previous piece-to][piece-to]`, how often a quiet move cut off after
+    /// that earlier move (one or two plies before).
+    cont: Vec<i16>,
+    /// Piece-to keys: kinds times squares (0 when `cont` is off).
+    piece_to: usize,
+    /// Per ply, the piece-to key of the move that led to it (`NO_KEY` for
+    /// the root, a null move or when `cont` is off).
+    keys: Vec<usize>,
+    /// Per piece-to key of the opponent's last move, the quiet reply that cut off.
+    counter: Vec<Option<Move>>,
+    /// Per ply, the move left out by a singular-extension search of that node.
+    excluded: Vec<Option<Move>>,
 }
+
+/// No piece-to key: the root, a null move.
+const NO_KEY: usize = usize::MAX;
+/// Bound of the history tables (the gravity formula keeps entries within it).
+const HISTORY_MAX: i32 = 16_384;
 
 /// What the quiescence search needs to see a mate by a drop next to the
 /// enemy king: drops are not in the quiescence moves, so a position where
@@ -226,6 +244,12 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
     ) -> Self {
         let squares = pos.rules().geometry.squares();
         let slots = squares + pos.rules().kind_count();
+        let nine = pos.rules().geometry.files == 9;
+        let piece_to = if nine {
+            pos.rules().kind_count() * squares
+        } else {
+            0
+        };
         Searcher {
             pos: pos.clone(),
             eval,
@@ -251,11 +275,57 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
             pv: vec![Vec::new(); MAX_PLY + 2],
             evals: vec![-INFINITE; MAX_PLY + 2],
             use_see: pos.rules().geometry.files == 9,
-            drop_mates: if pos.rules().geometry.files == 9 {
-                DropMates::new(pos)
-            } else {
-                None
-            },
+            drop_mates: if nine { DropMates::new(pos) } else { None },
+            cont: vec![0; piece_to * piece_to],
+            piece_to,
+            keys: vec![NO_KEY; MAX_PLY + 2],
+            counter: vec![None; piece_to],
+            excluded: vec![None; MAX_PLY + 2],
+        }
+    }
+
+    /// The piece-to key of `m` in the current position (before it is made).
+    fn key_of(&self, m: Move) -> usize {
+        if self.piece_to == 0 {
+            return NO_KEY;
+        }
+        match self.pos.moving_piece(m) {
+            Some(p) => p.kind.index() * self.squares + m.to().index(),
+            None => NO_KEY,
+        }
+    }
+
+    /// The continuation histories of a quiet move with key `key` at `ply`:
+    /// after the opponent's last move and after our own move before it.
+    fn cont_score(&self, ply: usize, key: usize) -> i32 {
+        if key == NO_KEY {
+            return 0;
+        }
+        let mut s = 0;
+        for back in [ply, ply.wrapping_sub(1)] {
+            if let Some(&prev) = self.keys.get(back) {
+                if prev != NO_KEY {
+                    s += i32::from(self.cont[prev * self.piece_to + key]);
+                }
+            }
+        }
+        s
+    }
+
+    /// Adds `bonus` (negative: a malus) to the continuation histories of
+    /// the quiet move with key `key` at `ply`.
+    fn cont_update(&mut self, ply: usize, key: usize, bonus: i32) {
+        if key == NO_KEY {
+            return;
+        }
+        for back in [ply, ply.wrapping_sub(1)] {
+            if let Some(&prev) = self.keys.get(back) {
+                if prev != NO_KEY {
+                    let e = &mut self.cont[prev * self.piece_to + key];
+                    let v = i32::from(*e);
+                    *e = (v + bonus - v * bonus.abs() / HISTORY_MAX) as i16;
+                }
+            }
         }
     }
 
@@ -515,6 +585,7 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
         let mut best = -INFINITE;
         for i in pv_index..root.len() {
             let m = root[i].0;
+            self.keys[1] = self.key_of(m);
             let undo = self.pos.make_move(m);
             let check = self.pos.in_check();
             self.stack.push(HistoryEntry {
@@ -629,7 +700,14 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
         let pv_node = beta - alpha > 1;
         let hash = self.pos.hash();
         let in_check = self.stack.last().is_some_and(|e| e.check);
-        let entry = self.tt.probe(hash);
+        // A singular-extension search of this node leaves out one move: the
+        // table's entry is of the whole node, so neither read nor written.
+        let excluded = self.excluded[ply];
+        let entry = if excluded.is_some() {
+            None
+        } else {
+            self.tt.probe(hash)
+        };
         let tt_move = entry.and_then(|e| e.best);
         if let Some(e) = entry {
             if !pv_node && e.depth >= depth {
@@ -652,14 +730,24 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
         } else {
             depth
         };
+        let nine = self.pos.rules().geometry.files == 9;
         if !pv_node && !in_check && beta.abs() < MATE_BOUND {
             // Reverse futility: far above beta near the leaves.
-            if depth <= 3 && static_eval - 150 * depth >= beta {
+            if nine {
+                if depth <= 6 && static_eval - 140 * (depth - i32::from(improving)) >= beta {
+                    return static_eval;
+                }
+            } else if depth <= 3 && static_eval - 150 * depth >= beta {
                 return static_eval;
             }
             // Null move: if passing still fails high, a real move will too.
-            if allow_null && depth >= 3 && static_eval >= beta {
-                let r = 3 + depth / 6;
+            if allow_null && excluded.is_none() && depth >= 3 && static_eval >= beta {
+                let r = if nine {
+                    3 + depth / 4 + ((static_eval - beta) / 125).min(3)
+                } else {
+                    3 + depth / 6
+                };
+                self.keys[ply + 1] = NO_KEY;
                 self.pos.make_null_move();
                 self.stack.push(HistoryEntry {
                     hash: 0,
@@ -697,21 +785,106 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
         let late_limit = 4 + 2 * (depth * depth) as usize;
         let futility_margin = 100 + 120 * depth;
         let futile = prune && depth <= 3 && static_eval + futility_margin <= alpha;
-        let nine = self.pos.rules().geometry.files == 9;
+        // The 9x9 games prune by move count, futility of the reduced depth
+        // and static exchange, deeper than dai dai shogi does.
+        let shallow = !pv_node && !in_check && nine && alpha.abs() < MATE_BOUND;
+        let move_count_limit = ((3 + depth * depth) / if improving { 1 } else { 2 }) as usize;
+        let mut quiets_skipped = false;
+        // Singular extension (9x9): when the table's move is the only one
+        // that reaches near its stored score, it is searched a ply deeper;
+        // when even without it the node fails high, it is cut off.
+        let mut singular = None;
+        if nine && ply > 0 && depth >= 7 && excluded.is_none() && ply < 2 * self.root_depth as usize
+        {
+            if let (Some(e), Some(tm)) = (entry, tt_move) {
+                let tt_score = score_from_tt(e.score, ply);
+                if e.depth >= depth - 3 && e.bound != Bound::Upper && tt_score.abs() < MATE_BOUND {
+                    let singular_beta = tt_score - 2 * depth;
+                    self.excluded[ply] = Some(tm);
+                    self.lists[ply] = moves;
+                    self.scores[ply] = scores;
+                    let s = self.negamax(
+                        (depth - 1) / 2,
+                        singular_beta - 1,
+                        singular_beta,
+                        ply,
+                        false,
+                    );
+                    self.excluded[ply] = None;
+                    moves = std::mem::take(&mut self.lists[ply]);
+                    scores = std::mem::take(&mut self.scores[ply]);
+                    if self.stopped {
+                        self.lists[ply] = moves;
+                        self.scores[ply] = scores;
+                        return 0;
+                    }
+                    if s < singular_beta {
+                        singular = Some(tm);
+                    } else if singular_beta >= beta {
+                        self.lists[ply] = moves;
+                        self.scores[ply] = scores;
+                        return singular_beta;
+                    }
+                }
+            }
+        }
         for i in 0..moves.len() {
             let m = next_move(&mut moves, &mut scores, i, &mut self.sort_buf);
-            let capture = self.is_capture(m);
-            let quiet = !capture && !m.is_promotion();
-            let prunable = prune && quiet && i > 0 && (futile || i >= late_limit);
-            let may_check = !nine || self.may_check(m);
-            if prunable && !may_check {
-                if futile {
-                    best = best.max(static_eval + futility_margin);
-                }
+            if Some(m) == excluded {
                 continue;
             }
+            let capture = self.is_capture(m);
+            let quiet = !capture && !m.is_promotion();
+            if nine && shallow && i > 0 && best > -MATE_BOUND {
+                // What would prune this move; checks are exempt (tested
+                // last, as most moves are pruned by count before).
+                let mut pruned = false;
+                let mut by_count = false;
+                let mut futility_bound = None;
+                if quiet {
+                    if quiets_skipped || (depth <= 8 && i >= move_count_limit) {
+                        pruned = true;
+                        by_count = true;
+                    } else {
+                        let lmr_depth = (depth - 1 - lmr(depth, i)).max(0);
+                        let hist = self.history[self.history_index(m)]
+                            + self.cont_score(ply, self.key_of(m));
+                        let margin = static_eval + 150 + 110 * lmr_depth;
+                        if lmr_depth < 6 && margin <= alpha && hist < 12_000 {
+                            pruned = true;
+                            futility_bound = Some(margin);
+                        } else {
+                            pruned = (lmr_depth < 3 && hist < -4_000 * depth)
+                                || (lmr_depth < 8 && self.see(m) < -20 * lmr_depth * lmr_depth);
+                        }
+                    }
+                    pruned = pruned && !self.may_check(m);
+                } else if capture && depth <= 6 && self.see(m) < -120 * depth {
+                    pruned = !self.may_check(m);
+                }
+                if pruned {
+                    quiets_skipped |= by_count;
+                    if let Some(b) = futility_bound {
+                        best = best.max(b);
+                    }
+                    continue;
+                }
+            }
+            let may_check = !nine || self.may_check(m);
+            if !nine {
+                let prunable = prune && quiet && i > 0 && (futile || i >= late_limit);
+                if prunable && !may_check {
+                    if futile {
+                        best = best.max(static_eval + futility_margin);
+                    }
+                    continue;
+                }
+            }
+            let prunable = !nine && prune && quiet && i > 0 && (futile || i >= late_limit);
             // Whether a check is worth extending: the checking piece is safe.
             let safe_check = may_check && (!self.use_see || self.see(m) >= 0);
+            let key = self.key_of(m);
+            self.keys[ply + 1] = key;
             let undo = self.pos.make_move(m);
             let check = may_check && self.pos.in_check();
             if prunable && !nine && !check {
@@ -727,7 +900,11 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
             });
             // Checks are extended only when the checking piece is safe and
             // the path is not already long (drops give many checks in shogi).
-            let ext = i32::from(check && safe_check && ply < self.root_depth as usize);
+            let ext = if Some(m) == singular {
+                1
+            } else {
+                i32::from(check && safe_check && ply < self.root_depth as usize)
+            };
             let new_depth = depth - 1 + ext;
             let score = if i == 0 {
                 -self.negamax(new_depth, -beta, -alpha, ply + 1, true)
@@ -764,8 +941,9 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
                     }
                     if quiet {
                         // History (after the move: the mover is the side not to move).
-                        r -= self.history[self.history_index_for(!self.pos.side_to_move(), m)]
-                            / 6000;
+                        let h = self.history[self.history_index_for(!self.pos.side_to_move(), m)]
+                            + self.cont_score(ply, key);
+                        r -= h / 12_000;
                     }
                     r = r.clamp(0, new_depth - 1);
                 }
@@ -809,6 +987,9 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
         }
         self.lists[ply] = moves;
         self.scores[ply] = scores;
+        if excluded.is_some() {
+            return best;
+        }
         let bound = if best >= beta {
             Bound::Lower
         } else if best > original_alpha {
@@ -891,7 +1072,13 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
                     .pos
                     .moving_piece(m)
                     .map_or(0, |p| self.eval.order_value(p.kind));
-                if attacker > gain + 50 && self.defended(m) {
+                if attacker > gain + 50
+                    && if nine {
+                        self.see(m) < 0
+                    } else {
+                        self.defended(m)
+                    }
+                {
                     continue;
                 }
             }
@@ -1095,6 +1282,10 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
     ) {
         scores.clear();
         let killers = self.killers[ply];
+        let counter = match self.keys.get(ply) {
+            Some(&k) if k != NO_KEY => self.counter[k],
+            _ => None,
+        };
         for &m in moves.iter() {
             let s = if Some(m) == tt_move {
                 1 << 30
@@ -1118,6 +1309,10 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
                     (1 << 27) - 1
                 } else if Some(m) == killers[1] {
                     (1 << 27) - 2
+                } else if Some(m) == counter {
+                    (1 << 27) - 3
+                } else if self.piece_to > 0 {
+                    self.history[self.history_index(m)] + self.cont_score(ply, self.key_of(m))
                 } else {
                     self.history[self.history_index(m)]
                 }
@@ -1134,12 +1329,31 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
             k[1] = k[0];
             k[0] = Some(m);
         }
-        let bonus = (depth * depth).min(400);
+        if self.piece_to == 0 {
+            let bonus = (depth * depth).min(400);
+            let i = self.history_index(m);
+            self.history[i] += bonus - self.history[i] * bonus / HISTORY_MAX;
+            for &q in tried {
+                let j = self.history_index(q);
+                self.history[j] -= bonus + self.history[j] * bonus / HISTORY_MAX;
+            }
+            return;
+        }
+        // The 9x9 games: larger bonuses, continuation histories and the
+        // counter move.
+        let bonus = (32 * depth * depth + 64 * depth).min(2400);
         let i = self.history_index(m);
-        self.history[i] += bonus - self.history[i] * bonus / 16384;
+        self.history[i] += bonus - self.history[i] * bonus / HISTORY_MAX;
+        self.cont_update(ply, self.key_of(m), bonus);
         for &q in tried {
             let j = self.history_index(q);
-            self.history[j] -= bonus + self.history[j] * bonus / 16384;
+            self.history[j] -= bonus + self.history[j] * bonus / HISTORY_MAX;
+            self.cont_update(ply, self.key_of(q), -bonus);
+        }
+        if let Some(&prev) = self.keys.get(ply) {
+            if prev != NO_KEY {
+                self.counter[prev] = Some(m);
+            }
         }
     }
 }

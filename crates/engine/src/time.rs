@@ -41,6 +41,12 @@ impl Limits {
 /// Time kept in reserve for the GUI and the pipe.
 const MARGIN_MS: u64 = 60;
 
+/// Under `go movetime` the time is the engine's to use, as Fairy-Stockfish
+/// and YaneuraOu use it: only a twentieth (at most 10 ms) is kept back for
+/// stopping and answering (a search checks the clock every 256 nodes, well
+/// under a millisecond).
+const MOVETIME_MARGIN_MS: u64 = 10;
+
 /// How long to think: past `soft` no new iteration starts; at `hard` the
 /// search is cut off.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -58,7 +64,7 @@ impl Budget {
             return None;
         }
         if let Some(mt) = limits.movetime {
-            let t = mt.saturating_sub(MARGIN_MS.min(mt / 4)).max(1);
+            let t = mt.saturating_sub(MOVETIME_MARGIN_MS.min(mt / 20)).max(1);
             return Some(Budget::ms(t, t));
         }
         let left = limits.time[side.index()];
@@ -114,8 +120,17 @@ mod tests {
             ..Limits::default()
         };
         let b = Budget::new(&l, Color::Black).unwrap();
-        assert!(b.hard <= Duration::from_millis(1000));
-        assert!(b.hard >= Duration::from_millis(900));
+        assert_eq!(b.hard, Duration::from_millis(990));
+        // A short movetime keeps a twentieth back, not a quarter.
+        for (mt, hard) in [(180, 171), (60, 57), (100, 95), (10, 10)] {
+            let l = Limits {
+                movetime: Some(mt),
+                ..Limits::default()
+            };
+            let b = Budget::new(&l, Color::Black).unwrap();
+            assert_eq!(b.hard, Duration::from_millis(hard), "movetime {mt}");
+            assert_eq!(b.soft, b.hard);
+        }
     }
 
     #[test]
