@@ -7,7 +7,7 @@ use crate::setup::{self, with_position, PositionArgs};
 use banmen_engine::{
     search, BestMove, Control, Evaluator, HistoryEntry, Limits, Score, SearchOptions,
 };
-use banmen_formats::notation::{parse_western, to_western, western_name};
+use banmen_formats::notation::{parse_western, to_western};
 use banmen_formats::{Format, GameResult, Record};
 use banmen_rules::game::GameError;
 use banmen_rules::{
@@ -819,7 +819,7 @@ fn western_reason<B: BitBoard>(pos: &Position<B>, text: &str) -> Option<String> 
     let code = rules
         .kinds
         .iter()
-        .find(|k| western_name(&k.code) == format!("{plus}{letters}") || k.code == letters)?
+        .find(|k| k.western == format!("{plus}{letters}") || k.code == letters)?
         .code
         .clone();
     let kind = rules.kind_by_code(&code)?;

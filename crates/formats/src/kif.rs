@@ -15,7 +15,8 @@ use crate::record::{
     mode_for, sfen_sans_number, with_rules, Comment, EndReason, GameResult, ParseError, Record,
 };
 use banmen_rules::{
-    rules_for, BitBoard, Color, Kind, Piece, Position, Rules, Square, Variant, VariantName,
+    rules_for, BitBoard, Color, Kind, Piece, PieceNames, Position, Rules, Square, Variant,
+    VariantName,
 };
 
 const NUMS: [&str; 19] = [
@@ -36,25 +37,19 @@ fn kanji_number(s: &str) -> Option<u32> {
         .map(|i| i as u32 + 2)
 }
 
-/// One-character names for the board diagram.
-fn diagram_char(code: &str) -> Option<char> {
-    Some(match code {
-        "P" => '歩',
-        "L" => '香',
-        "N" => '桂',
-        "S" => '銀',
-        "G" => '金',
-        "B" => '角',
-        "R" => '飛',
-        "K" => '玉',
-        "+P" => 'と',
-        "+L" => '杏',
-        "+N" => '圭',
-        "+S" => '全',
-        "+B" => '馬',
-        "+R" => '龍',
-        _ => return None,
-    })
+/// The character a KIF board diagram writes for a piece: its Japanese name
+/// where that is one kanji (`歩`, `玉`, `と`), else its one-kanji board form
+/// (`杏` for 成香); none for pieces with neither (the cannons).
+fn diagram_char(names: &PieceNames) -> Option<char> {
+    [names.japanese, names.abbreviation]
+        .iter()
+        .find_map(|name| {
+            let mut chars = name.chars();
+            match (chars.next(), chars.next()) {
+                (Some(c), None) => Some(c),
+                _ => None,
+            }
+        })
 }
 
 /// The terminal word of a result, if KIF has one (the side to move is `to_move`).
@@ -123,8 +118,9 @@ fn diagram<B: BitBoard>(pos: &Position<B>, handicap: bool) -> Result<String, Str
                 None => s.push_str(" ・"),
                 Some(p) => {
                     s.push(if p.color == Color::White { 'v' } else { ' ' });
-                    let code = &pos.rules().kind(p.kind).code;
-                    s.push(diagram_char(code).ok_or_else(|| {
+                    let info = pos.rules().kind(p.kind);
+                    let code = &info.code;
+                    s.push(diagram_char(&info.names).ok_or_else(|| {
                         format!("a KIF board diagram has no character for {code}")
                     })?);
                 }

@@ -11,7 +11,7 @@
 //! a lion's double move with its origin and middle squares in parentheses, as
 //! KIF writes every origin: `９七獅子成(0909,0908)`, igui `９九獅子成(0909,0908)`.
 
-use crate::names::{names, western_letters};
+use crate::names::names;
 use crate::record::with_rules;
 use crate::record::{GameResult, ParseError, Record};
 use banmen_rules::{
@@ -31,11 +31,6 @@ pub fn japanese_name(code: &str) -> Option<&'static str> {
 /// `s`: the SFEN code and the rest.
 pub fn parse_japanese_piece(s: &str) -> Option<(&'static str, &str)> {
     names(VariantName::CannonShogi).parse_kanji(s)
-}
-
-/// The Western letters of a piece by its SFEN code (`P`, `+R`, `GC`, `+IC`, `LN`).
-pub fn western_name(code: &str) -> String {
-    western_letters(code)
 }
 
 /// A rank in kanji numerals (`七`, `十`, `十七`).
@@ -508,11 +503,10 @@ pub fn parse_japanese<B: BitBoard>(
 /// `N-7c=`; dai dai `LNx3h-2i`, `LNx3hx2i`, igui `LNx!9d`, pass `LN-!9h`.
 pub fn to_western<B: BitBoard>(pos: &Position<B>, m: Move) -> String {
     let g = pos.rules().geometry;
-    let code = pos
+    let mut s = pos
         .moving_piece(m)
-        .map(|p| piece_code(pos, p.kind).to_string())
+        .map(|p| pos.rules().kind(p.kind).western.clone())
         .unwrap_or_default();
-    let mut s = western_letters(&code);
     let Some(from) = m.from() else {
         s.push('*');
         s.push_str(&g.name(m.to()).to_string());

@@ -3,10 +3,12 @@
 
 mod cannon;
 mod dai_dai;
+mod names;
 pub mod options;
 mod standard;
 
 pub use cannon::FlyingCannon;
+pub use names::PieceNames;
 pub use options::RulesError;
 
 use crate::square::Geometry;
@@ -20,6 +22,11 @@ pub struct PieceType {
     pub code: &'static str,
     /// English name.
     pub name: &'static str,
+    /// Western letters (`P`, `GC` for the gold cannon `U`, `LN`); a promoted
+    /// form writes `+` before them.
+    pub western: &'static str,
+    /// How it is written in Japanese and in CSA.
+    pub names: PieceNames,
     /// Movement in Betza notation (see [`crate::movement`]).
     pub betza: &'static str,
     /// The promoted form, if the piece promotes.
@@ -35,6 +42,8 @@ pub struct PieceType {
 pub struct PromotedForm {
     /// English name.
     pub name: &'static str,
+    /// How it is written in Japanese and in CSA, and what a board shows.
+    pub names: PieceNames,
     /// Movement in Betza notation.
     pub betza: &'static str,
 }
@@ -74,6 +83,19 @@ pub enum VariantName {
 }
 
 impl VariantName {
+    /// Every game, in the order menus and help list them.
+    ///
+    /// ```
+    /// use banmen_rules::VariantName;
+    /// let names: Vec<&str> = VariantName::ALL.iter().map(|v| v.as_str()).collect();
+    /// assert_eq!(names, ["shogi", "cannonshogi", "daidaishogi"]);
+    /// ```
+    pub const ALL: [VariantName; 3] = [
+        VariantName::Shogi,
+        VariantName::CannonShogi,
+        VariantName::DaiDaiShogi,
+    ];
+
     /// The name as users type it.
     pub fn as_str(self) -> &'static str {
         match self {
