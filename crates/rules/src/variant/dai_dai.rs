@@ -1,6 +1,7 @@
 //! Dai dai shogi, `rules/dai-dai-shogi.md`: 17x17, 64 starting types, lion and
 //! hook moves, promotion on capture, no drops. Default: the TSA rule set.
 
+use super::options::{Preset, RuleOption};
 use super::{PieceNames, PieceType, PromotedForm, PromotionRule, RulesError, Variant, VariantName};
 use crate::square::Geometry;
 
@@ -307,7 +308,33 @@ const TSA: Options = Options {
     chariots: "tsa",
 };
 
-fn pick(key: &str, value: &str, allowed: &[&'static str]) -> Result<&'static str, RulesError> {
+/// §10's rule options: each key and its values, the TSA default first.
+pub(super) const OPTIONS: [RuleOption; 11] = [
+    RuleOption::new("lion-dog", &["q3", "ja"]),
+    RuleOption::new("great-elephant", &["tsa", "ja", "none"]),
+    RuleOption::new("furious-fiend", &["lion-or-q3", "lion+liondog"]),
+    RuleOption::new("eastern-barbarian", &["tsa", "sz", "sz-diagram"]),
+    RuleOption::new("free-pieces", &["all-diagonals", "forward-diagonals"]),
+    RuleOption::new("neighboring-king", &["no-back", "k"]),
+    RuleOption::new("wizard-stork", &["ssz", "sz", "srz"]),
+    RuleOption::new("great-dragon", &["tsa", "tai"]),
+    RuleOption::new("chariots", &["tsa", "sz"]),
+    RuleOption::new("perpetual-chase", &["off", "loss"]),
+    RuleOption::new("king-capture", &["off", "on"]),
+];
+
+/// §9's named readings, as `--rules` writes them.
+pub(super) const PRESETS: [Preset; 3] = [
+    Preset::new("", "TSA"),
+    Preset::new("ja", "ja (Edo reading)"),
+    Preset::new("hachu", "hachu (Muller)"),
+];
+
+fn pick(key: &str, value: &str) -> Result<&'static str, RulesError> {
+    let allowed = OPTIONS
+        .iter()
+        .find(|o| o.key == key)
+        .map_or(&[][..], |o| o.values);
     allowed
         .iter()
         .find(|a| **a == value)
@@ -360,25 +387,29 @@ pub(super) fn dai_dai(pairs: &[(String, String)]) -> Result<(Variant, String), R
                 "tsa" | "default" => o = TSA.clone(),
                 "ja" => o = JA.clone(),
                 "hachu" => o = HACHU.clone(),
-                _ => return Err(RulesError(format!("daidaishogi presets: tsa (default), ja, hachu; got '{v}'"))),
+                _ => {
+                    return Err(RulesError(format!(
+                        "daidaishogi presets: tsa (default), ja, hachu; got '{v}'"
+                    )))
+                }
             },
-            "lion-dog" => o.lion_dog = pick(k, v, &["q3", "ja"])?,
-            "furious-fiend" => o.furious_fiend = pick(k, v, &["lion-or-q3", "lion+liondog"])?,
-            "great-elephant" => o.great_elephant = pick(k, v, &["tsa", "ja", "none"])?,
-            "eastern-barbarian" => o.eastern_barbarian = pick(k, v, &["tsa", "sz", "sz-diagram"])?,
-            "free-pieces" => o.free_pieces = pick(k, v, &["all-diagonals", "forward-diagonals"])?,
-            "neighboring-king" => o.neighboring_king = pick(k, v, &["no-back", "k"])?,
-            "wizard-stork" => o.wizard_stork = pick(k, v, &["ssz", "sz", "srz"])?,
-            "great-dragon" => o.great_dragon = pick(k, v, &["tsa", "tai"])?,
-            "chariots" => o.chariots = pick(k, v, &["tsa", "sz"])?,
-            "perpetual-chase" => o.perpetual_chase = pick(k, v, &["off", "loss"])?,
-            "king-capture" => o.king_capture = pick(k, v, &["off", "on"])?,
+            "lion-dog" => o.lion_dog = pick(k, v)?,
+            "furious-fiend" => o.furious_fiend = pick(k, v)?,
+            "great-elephant" => o.great_elephant = pick(k, v)?,
+            "eastern-barbarian" => o.eastern_barbarian = pick(k, v)?,
+            "free-pieces" => o.free_pieces = pick(k, v)?,
+            "neighboring-king" => o.neighboring_king = pick(k, v)?,
+            "wizard-stork" => o.wizard_stork = pick(k, v)?,
+            "great-dragon" => o.great_dragon = pick(k, v)?,
+            "chariots" => o.chariots = pick(k, v)?,
+            "perpetual-chase" => o.perpetual_chase = pick(k, v)?,
+            "king-capture" => o.king_capture = pick(k, v)?,
             other => {
+                let keys: Vec<&str> = OPTIONS.iter().map(|o| o.key).collect();
                 return Err(RulesError(format!(
-                    "daidaishogi has no rule option '{other}' (options: lion-dog, great-elephant, furious-fiend, \
-                     eastern-barbarian, free-pieces, neighboring-king, wizard-stork, great-dragon, chariots, \
-                     perpetual-chase, king-capture)"
-                )))
+                    "daidaishogi has no rule option '{other}' (options: {})",
+                    keys.join(", ")
+                )));
             }
         }
     }

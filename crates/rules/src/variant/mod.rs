@@ -9,7 +9,7 @@ mod standard;
 
 pub use cannon::FlyingCannon;
 pub use names::PieceNames;
-pub use options::RulesError;
+pub use options::{Preset, RuleOption, RulesError};
 
 use crate::square::Geometry;
 use std::fmt;
@@ -95,6 +95,15 @@ impl VariantName {
         VariantName::CannonShogi,
         VariantName::DaiDaiShogi,
     ];
+
+    /// The name in English prose and menus (`dai dai shogi`).
+    pub fn title(self) -> &'static str {
+        match self {
+            VariantName::Shogi => "shogi",
+            VariantName::CannonShogi => "cannon shogi",
+            VariantName::DaiDaiShogi => "dai dai shogi",
+        }
+    }
 
     /// The name as users type it.
     pub fn as_str(self) -> &'static str {
