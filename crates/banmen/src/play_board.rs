@@ -76,19 +76,35 @@ pub fn piece_text<B: BitBoard>(pos: &Position<B>, p: Piece, style: PieceStyle) -
 }
 
 /// The widest piece text of this game (cells are this wide).
-fn cell_width<B: BitBoard>(pos: &Position<B>, style: PieceStyle) -> usize {
-    let n = pos.rules().kind_count();
+fn cell_width<B: BitBoard>(rules: &Rules<B>, style: PieceStyle) -> usize {
     let mut width = if style == PieceStyle::Kanji { 2 } else { 1 };
-    for k in 0..n {
+    for k in 0..rules.kind_count() {
         for color in Color::ALL {
-            let p = Piece {
-                color,
-                kind: Kind(k as u8),
-            };
-            width = width.max(display_width(&piece_text(pos, p, style)));
+            let kind = Kind(k as u8);
+            width = width.max(match style {
+                PieceStyle::Kanji => display_width(&kanji(rules, kind, color)),
+                PieceStyle::Letters => rules.kind(kind).code.len(),
+            });
         }
     }
     width
+}
+
+/// Terminal columns of a board line: the frame, and per file a marker, a
+/// facing column in kanji mode and the widest piece, then the rank letter.
+pub fn board_columns<B: BitBoard>(rules: &Rules<B>, style: PieceStyle) -> usize {
+    let cell = 1 + usize::from(style == PieceStyle::Kanji) + cell_width(rules, style);
+    3 + rules.geometry.files as usize * cell + 4
+}
+
+/// Kanji where the kanji board fits an 80-column terminal, else letters
+/// (dai dai shogi's 17x17 kanji board needs about 110 columns).
+pub fn default_style<B: BitBoard>(rules: &Rules<B>) -> PieceStyle {
+    if board_columns(rules, PieceStyle::Kanji) <= 80 {
+        PieceStyle::Kanji
+    } else {
+        PieceStyle::Letters
+    }
 }
 
 fn paint(text: &str, codes: &[&str], on: bool) -> String {
@@ -120,7 +136,7 @@ fn hand_line<B: BitBoard>(pos: &Position<B>, c: Color, view: &View, label: &str)
             parts.push(if n > 1 { format!("{text}×{n}") } else { text });
         }
     }
-    let hand = if !rules.variant.drops {
+    let hand = if !rules.variant.has_drops() {
         "(no drops in this game)".to_string()
     } else if parts.is_empty() {
         "-".to_string()
@@ -142,7 +158,7 @@ pub fn render<B: BitBoard>(
 ) -> String {
     let rules = pos.rules();
     let g = rules.geometry;
-    let width = cell_width(pos, view.style);
+    let width = cell_width(rules, view.style);
     let kanji = view.style == PieceStyle::Kanji;
     // A cell: one marker column, a facing column in kanji mode, the piece.
     let cell = 1 + usize::from(kanji) + width;

@@ -15,8 +15,8 @@ use crate::record::{
     mode_for, sfen_sans_number, with_rules, Comment, EndReason, GameResult, ParseError, Record,
 };
 use banmen_rules::{
-    rules_for, BitBoard, Color, Kind, Piece, PieceNames, Position, Rules, Square, Variant,
-    VariantName,
+    rules_for, BitBoard, Color, Geometry, Kind, Piece, PieceNames, Position, Rules, Square,
+    Variant, VariantName,
 };
 
 const NUMS: [&str; 19] = [
@@ -50,6 +50,12 @@ fn diagram_char(names: &PieceNames) -> Option<char> {
                 _ => None,
             }
         })
+}
+
+/// Whether a KIF board diagram can show this game: a 9x9 board whose every
+/// piece has a one-kanji form (standard shogi; not the cannons).
+fn diagram_fits<B: BitBoard>(rules: &Rules<B>) -> bool {
+    rules.geometry == Geometry::NINE && rules.kinds.iter().all(|k| diagram_char(&k.names).is_some())
 }
 
 /// The terminal word of a result, if KIF has one (the side to move is `to_move`).
@@ -148,7 +154,7 @@ fn header_block<B: BitBoard>(
 ) -> Result<(String, bool), String> {
     let mut s = String::new();
     let variant = Variant::get(record.variant).ok_or("unknown variant")?;
-    if record.variant != VariantName::Shogi {
+    if record.variant != VariantName::default() {
         s.push_str(&format!("将棋種類：{}\n", record.variant));
     }
     if !record.rules.is_empty() {
@@ -175,7 +181,7 @@ fn header_block<B: BitBoard>(
         s.push_str("手合割：平手\n");
     } else if let Some(h) = handicap {
         s.push_str(&format!("手合割：{}\n", h.japanese));
-    } else if record.variant == VariantName::Shogi {
+    } else if diagram_fits(start.rules()) {
         s.push_str(&diagram(start, false)?);
     } else {
         s.push_str(&format!("SFEN：{}\n", record.start));

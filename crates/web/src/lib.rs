@@ -353,7 +353,7 @@ fn board_json<B: BitBoard>(pos: &Position<B>) -> Value {
     let mut hands = serde_json::Map::new();
     for c in Color::ALL {
         let mut h = Vec::new();
-        if rules.variant.drops {
+        if rules.variant.has_drops() {
             for k in 0..rules.n_base {
                 let n = pos.hand_count(c, Kind(k as u8));
                 if n > 0 {

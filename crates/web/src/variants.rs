@@ -1,6 +1,6 @@
 //! `GET /api/variants`: every game as the rules crate declares it (names,
-//! board size, drops, rule options and presets, handicaps, and each piece's
-//! names), so that the page keeps no tables of its own.
+//! board size, capabilities, rule options and presets, handicaps, and each
+//! piece's names), so that the page keeps no tables of its own.
 
 use banmen_rules::{rules_for, AnyRules, BitBoard, KindInfo, Rules, VariantName};
 use serde_json::{json, Value};
@@ -43,7 +43,11 @@ fn game<B: BitBoard>(name: VariantName, rules: &Rules<B>) -> Value {
         "title": name.title(),
         "files": rules.geometry.files,
         "ranks": rules.geometry.ranks,
-        "drops": v.drops,
+        "drops": v.has_drops(),
+        "hoppers": v.has_hoppers(),
+        "lion_moves": v.has_lion_moves(),
+        "multi_leg_moves": v.has_multi_leg_moves(),
+        "promotion_on_capture": v.promotes_on_capture(),
         "start_sfen": v.start_sfen,
         "presets": presets,
         "options": options,

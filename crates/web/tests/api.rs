@@ -853,6 +853,8 @@ fn variants_list_the_games_with_their_pieces_names() {
     assert_eq!(piece(cannon, "A")["western"], "SC");
     assert_eq!(piece(cannon, "+U")["japanese"], "成金砲");
     assert_eq!(piece(cannon, "+U")["abbreviation"], "成金砲");
+    assert_eq!(cannon["hoppers"], true);
+    assert_eq!(shogi["hoppers"], false);
     assert_eq!(cannon["options"][0]["key"], "flying-cannon");
     assert_eq!(cannon["options"][0]["default"], "hop");
     let dai = game("daidaishogi");
@@ -861,6 +863,13 @@ fn variants_list_the_games_with_their_pieces_names() {
         (Some(17), Some(false))
     );
     assert_eq!(piece(dai, "LN")["abbreviation"], "獅");
+    assert_eq!(
+        (
+            dai["lion_moves"].as_bool(),
+            dai["promotion_on_capture"].as_bool()
+        ),
+        (Some(true), Some(true))
+    );
     assert_eq!(piece(dai, "+LN")["name"], "furious fiend");
     assert!(dai["presets"]
         .as_array()

@@ -2,6 +2,7 @@
 //! and the switches that make each game different (DESIGN.md: "A game is data").
 
 mod cannon;
+mod capabilities;
 mod dai_dai;
 mod names;
 pub mod options;
@@ -72,9 +73,13 @@ pub struct Handicap {
 }
 
 /// The game names used everywhere: CLI `--variant`, USI `USI_Variant`, web API.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+///
+/// The default is standard shogi: the game that USI, KIF and CSA mean when
+/// they name none.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum VariantName {
     /// Standard shogi (`shogi`).
+    #[default]
     Shogi,
     /// Cannon shogi (`cannonshogi`).
     CannonShogi,
