@@ -6,9 +6,9 @@ use super::{PieceNames, PieceType, PromotedForm, PromotionRule, RulesError, Vari
 use crate::square::Geometry;
 
 /// One row of §5: code, name, kanji, one-kanji abbreviation (§13, or the
-/// kanji where there is none), Betza (TSA), and what
-/// it promotes to: a code, or `+` and its own code for the four
-/// promotion-only types, with the promoted piece's Japanese name.
+/// kanji where there is none), Betza (TSA), and what it promotes to (a code,
+/// or `+` and its own code for the four promotion-only types) with the
+/// promoted piece's Japanese name (成 and its kanji, or the type's own).
 struct Row {
     code: &'static str,
     name: &'static str,
