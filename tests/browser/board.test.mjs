@@ -126,6 +126,16 @@ test("cannon shogi against the engine: a few moves", async () => {
   const page = await newPage();
   await newGame(page, { variant: "cannonshogi" });
   assert.equal(await page.textContent('#board [data-token="U"]'), "GC", "cannons in Western letters");
+  // The legend names a piece as the board does (GET /api/variants): SC, not A.
+  await page.hover('#board rect[data-sq="7h"]');
+  await page.waitForFunction(() => document.querySelector("#legend").dataset.piece === "A");
+  assert.match(await page.textContent("#legend strong"), /^SC 銀砲 — silver cannon$/);
+  // Kanji: the names of banmen-rules, the king by side.
+  await page.selectOption("#piece-style", "kanji");
+  assert.equal(await page.textContent('#board [data-token="U"]'), "金砲");
+  assert.equal(await page.textContent('#board [data-token="K"]'), "王");
+  assert.equal(await page.textContent('#board [data-token="k"]'), "玉");
+  await page.selectOption("#piece-style", "letters");
   for (let i = 0; i < 3; i++) await playAnyAndWait(page, i * 3);
   assert.equal(await moveCount(page), 6);
   await page.screenshot({ path: join(ARTIFACTS, "cannonshogi.png") });

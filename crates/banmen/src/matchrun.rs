@@ -607,7 +607,7 @@ impl Engine {
                 "setoption name USI_Variant value {}",
                 setup.variant
             ))?;
-        } else if setup.variant != VariantName::Shogi {
+        } else if setup.variant != VariantName::default() {
             return Err(format!(
                 "{who} has no USI_Variant option, so it cannot play {}",
                 setup.variant

@@ -7,7 +7,7 @@ use crate::setup::{self, with_position, PositionArgs};
 use banmen_engine::{
     search, BestMove, Control, Evaluator, HistoryEntry, Limits, Score, SearchOptions,
 };
-use banmen_formats::notation::{parse_western, to_western, western_name};
+use banmen_formats::notation::{parse_western, to_western};
 use banmen_formats::{Format, GameResult, Record};
 use banmen_rules::game::GameError;
 use banmen_rules::{
@@ -139,15 +139,12 @@ pub fn run(args: &PlayArgs) -> Result<(), String> {
         Side::Black => Color::Black,
         Side::White => Color::White,
     };
-    let style = args.pieces.unwrap_or(match start.variant {
-        VariantName::DaiDaiShogi => PieceStyle::Letters,
-        _ => PieceStyle::Kanji,
-    });
     let settings = Settings {
         variant: start.variant,
         rules: start.rules.clone(),
         view: View {
-            style,
+            // Chosen below, once the game's pieces are known.
+            style: args.pieces.unwrap_or(PieceStyle::Kanji),
             color,
             bottom: human_side,
         },
@@ -159,6 +156,10 @@ pub fn run(args: &PlayArgs) -> Result<(), String> {
         entering_king: args.entering_king,
     };
     with_position!(setup::position(&position_args)?, pos => {
+        let mut settings = settings;
+        settings.view.style = args
+            .pieces
+            .unwrap_or_else(|| play_board::default_style(pos.rules()));
         let options = GameOptions {
             entering_king: args.entering_king,
             ..GameOptions::default()
@@ -491,7 +492,7 @@ impl<B: BitBoard, R: BufRead, W: Write> Session<B, R, W> {
     }
 
     fn help(&mut self) -> io::Result<()> {
-        let lion = if self.settings.variant == VariantName::DaiDaiShogi {
+        let lion = if self.game.position().rules().variant.has_lion_moves() {
             "\n  lion moves name three squares: from, middle, to (15p15o15n; igui 15p15o15p)"
         } else {
             ""
@@ -522,7 +523,9 @@ impl<B: BitBoard, R: BufRead, W: Write> Session<B, R, W> {
             return Ok(());
         }
         let pos = self.game.position();
-        let western = self.settings.variant != VariantName::DaiDaiShogi;
+        // Games with lion moves list moves by their squares only (their
+        // lists are long; `describe` would add the piece code).
+        let western = !pos.rules().variant.has_lion_moves();
         let mut items: Vec<String> = pos
             .legal_moves()
             .iter()
@@ -759,10 +762,11 @@ fn player_name(label: &str) -> String {
     }
 }
 
-/// A move as `7g7f (P-7f)`; dai dai moves add the piece code (`LN 15p15o15p`).
+/// A move as `7g7f (P-7f)`; in games with lion moves the piece code is added
+/// instead (`15p15o15p (LN)`).
 fn describe<B: BitBoard>(pos: &Position<B>, m: Move) -> String {
     let usi = pos.move_to_usi(m);
-    if pos.rules().variant.name == VariantName::DaiDaiShogi || m.mid().is_some() {
+    if pos.rules().variant.has_lion_moves() || m.mid().is_some() {
         let code = pos
             .moving_piece(m)
             .map(|p| pos.rules().kind(p.kind).code.clone())
@@ -819,7 +823,7 @@ fn western_reason<B: BitBoard>(pos: &Position<B>, text: &str) -> Option<String> 
     let code = rules
         .kinds
         .iter()
-        .find(|k| western_name(&k.code) == format!("{plus}{letters}") || k.code == letters)?
+        .find(|k| k.western == format!("{plus}{letters}") || k.code == letters)?
         .code
         .clone();
     let kind = rules.kind_by_code(&code)?;

@@ -2,7 +2,7 @@
 //! pieces, both hands, the last move and a checked king marked, and ANSI
 //! colours for the two sides when the terminal takes them.
 
-use banmen_rules::{BitBoard, Color, Kind, Move, Piece, Position, Rules, Square, VariantName};
+use banmen_rules::{BitBoard, Color, Kind, Move, Piece, Position, Rules, Square};
 
 /// How pieces are written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -47,178 +47,64 @@ fn pad_left(s: &str, width: usize) -> String {
     format!("{}{s}", " ".repeat(width.saturating_sub(display_width(s))))
 }
 
-/// Dai dai shogi's one-kanji abbreviations (rules/dai-dai-shogi.md §13); the
-/// types without one show their two-kanji name.
-const DAI_DAI_KANJI: [(&str, &str); 64] = [
-    ("KG", "王"),
-    ("FK", "奔"),
-    ("RB", "鳥"),
-    ("FR", "鬼"),
-    ("FT", "獏"),
-    ("WB", "水"),
-    ("DK", "竜"),
-    ("DH", "馬"),
-    ("SQ", "方"),
-    ("RA", "走"),
-    ("RO", "飛"),
-    ("BI", "角"),
-    ("GB", "翅"),
-    ("GD", "大"),
-    ("SB", "前"),
-    ("FE", "象"),
-    ("WE", "白象"),
-    ("LN", "獅"),
-    ("LD", "狛"),
-    ("DV", "鳩"),
-    ("SD", "叉"),
-    ("BD", "青"),
-    ("WT", "白虎"),
-    ("RC", "右車"),
-    ("LC", "左車"),
-    ("PH", "鳳"),
-    ("KR", "麒"),
-    ("PO", "蛇"),
-    ("OK", "古"),
-    ("VO", "牛"),
-    ("FD", "龍"),
-    ("EF", "狐"),
-    ("OR", "鼠"),
-    ("EB", "狸"),
-    ("FH", "麟"),
-    ("PS", "鹿"),
-    ("ST", "虎"),
-    ("HM", "行"),
-    ("LO", "天"),
-    ("NO", "北"),
-    ("SO", "南"),
-    ("EA", "東"),
-    ("WR", "西"),
-    ("NK", "近"),
-    ("BM", "猿"),
-    ("FL", "豹"),
-    ("EW", "狼"),
-    ("VB", "熊"),
-    ("RG", "右将"),
-    ("LG", "左将"),
-    ("GG", "金"),
-    ("SG", "銀"),
-    ("CG", "銅"),
-    ("IG", "鐵"),
-    ("WG", "木"),
-    ("SN", "石"),
-    ("AB", "猪"),
-    ("CS", "猫"),
-    ("RV", "反"),
-    ("LA", "香"),
-    ("SM", "横"),
-    ("VM", "竪"),
-    ("HD", "𠵇"),
-    ("PA", "歩"),
-];
-
-/// The four promotion-only types of dai dai shogi, by name.
-const DAI_DAI_PROMOTION_ONLY: [(&str, &str); 4] = [
-    ("furious fiend", "迅"),
-    ("great elephant", "大象"),
-    ("mountain witch", "母"),
-    ("wizard stork", "仙"),
-];
-
-/// The kanji of a piece in the 9x9 games. The flying cannons have no
-/// established short form; `飛` ("flying") before the cannon's metal reads as
-/// their English names.
-fn kanji_9x9(code: &str, color: Color) -> Option<&'static str> {
-    Some(match code {
-        "K" if color == Color::Black => "王",
-        "K" => "玉",
-        "P" => "歩",
-        "L" => "香",
-        "N" => "桂",
-        "S" => "銀",
-        "G" => "金",
-        "B" => "角",
-        "R" => "飛",
-        "+P" => "と",
-        "+L" => "杏",
-        "+N" => "圭",
-        "+S" => "全",
-        "+B" => "馬",
-        "+R" => "龍",
-        "U" => "金砲",
-        "A" => "銀砲",
-        "C" => "銅砲",
-        "I" => "鉄砲",
-        "+U" => "飛金",
-        "+A" => "飛銀",
-        "+C" => "飛銅",
-        "+I" => "飛鉄",
-        _ => return None,
-    })
-}
-
-/// The kanji of a dai dai piece: a promoted piece shows the type it moves as
-/// (§13), marked `+` where the cell has room.
-fn kanji_dai_dai<B: BitBoard>(rules: &Rules<B>, kind: Kind, color: Color) -> Option<String> {
+/// The kanji of a piece: its board form as the rules declare it (one kanji
+/// where the game has one, `王`/`玉` by side for the king). A promoted piece
+/// that shows the same kanji as an unpromoted type (a promoted dai dai piece
+/// shows the type it moves as, rules/dai-dai-shogi.md §13) is marked `+`
+/// where the cell has room.
+fn kanji<B: BitBoard>(rules: &Rules<B>, kind: Kind, color: Color) -> String {
     let info = rules.kind(kind);
-    if info.royal {
-        return Some(if color == Color::Black { "王" } else { "玉" }.into());
-    }
-    let by_code = |code: &str| {
-        DAI_DAI_KANJI
+    let text = info.names.abbreviation_for(color);
+    let shared = info.promoted
+        && rules
+            .kinds
             .iter()
-            .find(|(c, _)| *c == code)
-            .map(|(_, k)| *k)
-    };
-    if !info.promoted {
-        return by_code(&info.code).map(str::to_string);
-    }
-    let moves_as = DAI_DAI_PROMOTION_ONLY
-        .iter()
-        .find(|(name, _)| *name == info.name)
-        .map(|(_, k)| *k)
-        .or_else(|| {
-            let base = rules
-                .kinds
-                .iter()
-                .find(|k| !k.promoted && k.name == info.name)?;
-            by_code(&base.code)
-        })?;
-    Some(if display_width(moves_as) <= 2 {
-        format!("+{moves_as}")
+            .any(|k| !k.promoted && k.names.abbreviation == text);
+    if shared && display_width(text) <= 2 {
+        format!("+{text}")
     } else {
-        moves_as.to_string()
-    })
+        text.to_string()
+    }
 }
 
 /// The text of a piece without colour: kanji, or the SFEN token.
 pub fn piece_text<B: BitBoard>(pos: &Position<B>, p: Piece, style: PieceStyle) -> String {
-    let rules = pos.rules();
-    if style == PieceStyle::Kanji {
-        let kanji = match rules.variant.name {
-            VariantName::DaiDaiShogi => kanji_dai_dai(rules, p.kind, p.color),
-            _ => kanji_9x9(&rules.kind(p.kind).code, p.color).map(str::to_string),
-        };
-        if let Some(k) = kanji {
-            return k;
-        }
+    match style {
+        PieceStyle::Kanji => kanji(pos.rules(), p.kind, p.color),
+        PieceStyle::Letters => pos.token(p),
     }
-    pos.token(p)
 }
 
 /// The widest piece text of this game (cells are this wide).
-fn cell_width<B: BitBoard>(pos: &Position<B>, style: PieceStyle) -> usize {
-    let n = pos.rules().kind_count();
+fn cell_width<B: BitBoard>(rules: &Rules<B>, style: PieceStyle) -> usize {
     let mut width = if style == PieceStyle::Kanji { 2 } else { 1 };
-    for k in 0..n {
+    for k in 0..rules.kind_count() {
         for color in Color::ALL {
-            let p = Piece {
-                color,
-                kind: Kind(k as u8),
-            };
-            width = width.max(display_width(&piece_text(pos, p, style)));
+            let kind = Kind(k as u8);
+            width = width.max(match style {
+                PieceStyle::Kanji => display_width(&kanji(rules, kind, color)),
+                PieceStyle::Letters => rules.kind(kind).code.len(),
+            });
         }
     }
     width
+}
+
+/// Terminal columns of a board line: the frame, and per file a marker, a
+/// facing column in kanji mode and the widest piece, then the rank letter.
+pub fn board_columns<B: BitBoard>(rules: &Rules<B>, style: PieceStyle) -> usize {
+    let cell = 1 + usize::from(style == PieceStyle::Kanji) + cell_width(rules, style);
+    3 + rules.geometry.files as usize * cell + 4
+}
+
+/// Kanji where the kanji board fits an 80-column terminal, else letters
+/// (dai dai shogi's 17x17 kanji board needs about 110 columns).
+pub fn default_style<B: BitBoard>(rules: &Rules<B>) -> PieceStyle {
+    if board_columns(rules, PieceStyle::Kanji) <= 80 {
+        PieceStyle::Kanji
+    } else {
+        PieceStyle::Letters
+    }
 }
 
 fn paint(text: &str, codes: &[&str], on: bool) -> String {
@@ -250,7 +136,7 @@ fn hand_line<B: BitBoard>(pos: &Position<B>, c: Color, view: &View, label: &str)
             parts.push(if n > 1 { format!("{text}×{n}") } else { text });
         }
     }
-    let hand = if !rules.variant.drops {
+    let hand = if !rules.variant.has_drops() {
         "(no drops in this game)".to_string()
     } else if parts.is_empty() {
         "-".to_string()
@@ -272,7 +158,7 @@ pub fn render<B: BitBoard>(
 ) -> String {
     let rules = pos.rules();
     let g = rules.geometry;
-    let width = cell_width(pos, view.style);
+    let width = cell_width(rules, view.style);
     let kanji = view.style == PieceStyle::Kanji;
     // A cell: one marker column, a facing column in kanji mode, the piece.
     let cell = 1 + usize::from(kanji) + width;
@@ -364,7 +250,39 @@ pub fn render<B: BitBoard>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use banmen_rules::{rules_17x17_with, SfenMode};
+    use banmen_rules::{rules_17x17_with, rules_9x9, SfenMode, VariantName};
+
+    fn agrees<B: BitBoard>(rules: &'static Rules<B>) {
+        let pos = Position::from_sfen(rules, rules.variant.start_sfen, SfenMode::Strict).unwrap();
+        for k in 0..rules.kind_count() {
+            for color in Color::ALL {
+                let kind = Kind(k as u8);
+                let text = piece_text(&pos, Piece { color, kind }, PieceStyle::Kanji);
+                assert_eq!(
+                    text.trim_start_matches('+'),
+                    rules.kind(kind).names.abbreviation_for(color),
+                    "{} {}",
+                    rules.variant.name,
+                    rules.kind(kind).code
+                );
+            }
+        }
+    }
+
+    /// The kanji board shows each piece by its board form in `banmen-rules`.
+    #[test]
+    fn the_board_agrees_with_the_rules_names() {
+        agrees(rules_9x9(VariantName::Shogi).unwrap());
+        agrees(rules_9x9(VariantName::CannonShogi).unwrap());
+        agrees(rules_17x17_with(VariantName::DaiDaiShogi, "").unwrap());
+        let rules = rules_9x9(VariantName::CannonShogi).unwrap();
+        let pos = Position::from_sfen(rules, rules.variant.start_sfen, SfenMode::Strict).unwrap();
+        let flying = Piece {
+            color: Color::Black,
+            kind: rules.kind_by_code("+U").unwrap(),
+        };
+        assert_eq!(piece_text(&pos, flying, PieceStyle::Kanji), "成金砲");
+    }
 
     #[test]
     fn every_dai_dai_piece_has_kanji() {

@@ -140,7 +140,7 @@ pub fn run() -> Result<(), String> {
     });
     let mut engine = Engine {
         settings: Settings {
-            variant: VariantName::Shogi,
+            variant: VariantName::default(),
             rules: String::new(),
             hash_mb: DEFAULT_HASH_MB,
             threads: 1,
@@ -235,7 +235,14 @@ impl Engine {
     fn usi(&self) {
         send(&format!("id name Banmen {}", env!("CARGO_PKG_VERSION")));
         send("id author the Banmen authors");
-        send("option name USI_Variant type combo default shogi var shogi var cannonshogi var daidaishogi");
+        let games: String = VariantName::ALL
+            .iter()
+            .map(|v| format!(" var {v}"))
+            .collect();
+        send(&format!(
+            "option name USI_Variant type combo default {}{games}",
+            VariantName::default()
+        ));
         send(&format!(
             "option name USI_Hash type spin default {DEFAULT_HASH_MB} min 1 max {MAX_HASH_MB}"
         ));
@@ -379,13 +386,8 @@ impl Engine {
                 };
                 // GUIs send options in any order: rules for another game are
                 // kept until USI_Variant names that game.
-                let names = [
-                    VariantName::Shogi,
-                    VariantName::CannonShogi,
-                    VariantName::DaiDaiShogi,
-                ];
                 match rules_for(self.settings.variant, text) {
-                    Err(e) if !names.iter().any(|&n| rules_for(n, text).is_ok()) => {
+                    Err(e) if !VariantName::ALL.iter().any(|&n| rules_for(n, text).is_ok()) => {
                         Err(e.to_string())
                     }
                     _ => {

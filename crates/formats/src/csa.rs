@@ -62,20 +62,13 @@ fn sign(c: Color) -> char {
 
 /// A square's digits: `77` on 9x9, `0909` on 17x17.
 fn square_digits(g: Geometry, sq: Square) -> String {
-    if g.files <= 9 {
-        format!("{}{}", g.file(sq), g.rank(sq) + 1)
-    } else {
-        format!("{:02}{:02}", g.file(sq), g.rank(sq) + 1)
-    }
+    let d = g.coordinate_digits();
+    format!("{:0d$}{:0d$}", g.file(sq), g.rank(sq) + 1)
 }
 
 /// Digits per square: 2 on 9x9, 4 on 17x17.
 fn square_width(g: Geometry) -> usize {
-    if g.files <= 9 {
-        2
-    } else {
-        4
-    }
+    2 * g.coordinate_digits()
 }
 
 fn csa_code<B: BitBoard>(rules: &Rules<B>, k: Kind) -> Result<&'static str, String> {
@@ -147,7 +140,7 @@ fn write_on<B: BitBoard>(
     if let Some(w) = &hd.white {
         s.push_str(&format!("N-{w}\n"));
     }
-    if record.variant != VariantName::Shogi {
+    if record.variant != VariantName::default() {
         s.push_str(&format!("$VARIANT:{}\n", record.variant));
     }
     if !record.rules.is_empty() {

@@ -15,7 +15,8 @@ use crate::record::{
     mode_for, sfen_sans_number, with_rules, Comment, EndReason, GameResult, ParseError, Record,
 };
 use banmen_rules::{
-    rules_for, BitBoard, Color, Kind, Piece, Position, Rules, Square, Variant, VariantName,
+    rules_for, BitBoard, Color, Geometry, Kind, Piece, PieceNames, Position, Rules, Square,
+    Variant, VariantName,
 };
 
 const NUMS: [&str; 19] = [
@@ -36,25 +37,25 @@ fn kanji_number(s: &str) -> Option<u32> {
         .map(|i| i as u32 + 2)
 }
 
-/// One-character names for the board diagram.
-fn diagram_char(code: &str) -> Option<char> {
-    Some(match code {
-        "P" => '歩',
-        "L" => '香',
-        "N" => '桂',
-        "S" => '銀',
-        "G" => '金',
-        "B" => '角',
-        "R" => '飛',
-        "K" => '玉',
-        "+P" => 'と',
-        "+L" => '杏',
-        "+N" => '圭',
-        "+S" => '全',
-        "+B" => '馬',
-        "+R" => '龍',
-        _ => return None,
-    })
+/// The character a KIF board diagram writes for a piece: its Japanese name
+/// where that is one kanji (`歩`, `玉`, `と`), else its one-kanji board form
+/// (`杏` for 成香); none for pieces with neither (the cannons).
+fn diagram_char(names: &PieceNames) -> Option<char> {
+    [names.japanese, names.abbreviation]
+        .iter()
+        .find_map(|name| {
+            let mut chars = name.chars();
+            match (chars.next(), chars.next()) {
+                (Some(c), None) => Some(c),
+                _ => None,
+            }
+        })
+}
+
+/// Whether a KIF board diagram can show this game: a 9x9 board whose every
+/// piece has a one-kanji form (standard shogi; not the cannons).
+fn diagram_fits<B: BitBoard>(rules: &Rules<B>) -> bool {
+    rules.geometry == Geometry::NINE && rules.kinds.iter().all(|k| diagram_char(&k.names).is_some())
 }
 
 /// The terminal word of a result, if KIF has one (the side to move is `to_move`).
@@ -123,8 +124,9 @@ fn diagram<B: BitBoard>(pos: &Position<B>, handicap: bool) -> Result<String, Str
                 None => s.push_str(" ・"),
                 Some(p) => {
                     s.push(if p.color == Color::White { 'v' } else { ' ' });
-                    let code = &pos.rules().kind(p.kind).code;
-                    s.push(diagram_char(code).ok_or_else(|| {
+                    let info = pos.rules().kind(p.kind);
+                    let code = &info.code;
+                    s.push(diagram_char(&info.names).ok_or_else(|| {
                         format!("a KIF board diagram has no character for {code}")
                     })?);
                 }
@@ -152,7 +154,7 @@ fn header_block<B: BitBoard>(
 ) -> Result<(String, bool), String> {
     let mut s = String::new();
     let variant = Variant::get(record.variant).ok_or("unknown variant")?;
-    if record.variant != VariantName::Shogi {
+    if record.variant != VariantName::default() {
         s.push_str(&format!("将棋種類：{}\n", record.variant));
     }
     if !record.rules.is_empty() {
@@ -179,7 +181,7 @@ fn header_block<B: BitBoard>(
         s.push_str("手合割：平手\n");
     } else if let Some(h) = handicap {
         s.push_str(&format!("手合割：{}\n", h.japanese));
-    } else if record.variant == VariantName::Shogi {
+    } else if diagram_fits(start.rules()) {
         s.push_str(&diagram(start, false)?);
     } else {
         s.push_str(&format!("SFEN：{}\n", record.start));

@@ -11,7 +11,7 @@
 //! a lion's double move with its origin and middle squares in parentheses, as
 //! KIF writes every origin: `９七獅子成(0909,0908)`, igui `９九獅子成(0909,0908)`.
 
-use crate::names::{names, western_letters};
+use crate::names::names;
 use crate::record::with_rules;
 use crate::record::{GameResult, ParseError, Record};
 use banmen_rules::{
@@ -20,23 +20,6 @@ use banmen_rules::{
 
 const FILES: [char; 9] = ['１', '２', '３', '４', '５', '６', '７', '８', '９'];
 const RANKS: [char; 9] = ['一', '二', '三', '四', '五', '六', '七', '八', '九'];
-
-/// The Japanese name of a piece of standard or cannon shogi by its SFEN code,
-/// as KIF moves write it.
-pub fn japanese_name(code: &str) -> Option<&'static str> {
-    names(VariantName::CannonShogi).kanji(code)
-}
-
-/// Reads a Japanese piece name of standard or cannon shogi at the start of
-/// `s`: the SFEN code and the rest.
-pub fn parse_japanese_piece(s: &str) -> Option<(&'static str, &str)> {
-    names(VariantName::CannonShogi).parse_kanji(s)
-}
-
-/// The Western letters of a piece by its SFEN code (`P`, `+R`, `GC`, `+IC`, `LN`).
-pub fn western_name(code: &str) -> String {
-    western_letters(code)
-}
 
 /// A rank in kanji numerals (`七`, `十`, `十七`).
 fn kanji_rank(n: i32) -> String {
@@ -94,7 +77,7 @@ pub(crate) fn parse_japanese_square(s: &str) -> Option<((i32, i32), &str)> {
 /// on larger boards one or two (full-width) digits for the file and a kanji
 /// numeral for the rank (`１２十一`).
 fn parse_square_in(g: Geometry, s: &str) -> Option<((i32, i32), &str)> {
-    if g.files <= 9 {
+    if g.coordinate_digits() == 1 {
         return parse_japanese_square(s);
     }
     let is_num_digit = |c: char| c.is_ascii_digit() || ('０'..='９').contains(&c);
@@ -153,11 +136,8 @@ pub(crate) fn same_mids<B: BitBoard>(pos: &Position<B>, m: Move, written: &[Squa
 
 /// The digits KIF writes for a square in an origin: `77` on 9x9, `0909` on 17x17.
 fn origin_digits(g: Geometry, sq: Square) -> String {
-    if g.files <= 9 {
-        format!("{}{}", g.file(sq), g.rank(sq) + 1)
-    } else {
-        format!("{:02}{:02}", g.file(sq), g.rank(sq) + 1)
-    }
+    let d = g.coordinate_digits();
+    format!("{:0d$}{:0d$}", g.file(sq), g.rank(sq) + 1)
 }
 
 /// `(77)`, `(0909,0908)`.
@@ -180,7 +160,7 @@ fn parse_origin_group(g: Geometry, inner: &str) -> Option<Vec<Square>> {
             .collect::<Option<_>>()?;
         let (f, r) = match d.as_slice() {
             [f, r] => (*f, *r),
-            [f1, f2, r1, r2] if g.files > 9 => (f1 * 10 + f2, r1 * 10 + r2),
+            [f1, f2, r1, r2] if g.coordinate_digits() == 2 => (f1 * 10 + f2, r1 * 10 + r2),
             _ => return None,
         };
         out.push(g.square(f, r - 1)?);
@@ -508,11 +488,10 @@ pub fn parse_japanese<B: BitBoard>(
 /// `N-7c=`; dai dai `LNx3h-2i`, `LNx3hx2i`, igui `LNx!9d`, pass `LN-!9h`.
 pub fn to_western<B: BitBoard>(pos: &Position<B>, m: Move) -> String {
     let g = pos.rules().geometry;
-    let code = pos
+    let mut s = pos
         .moving_piece(m)
-        .map(|p| piece_code(pos, p.kind).to_string())
+        .map(|p| pos.rules().kind(p.kind).western.clone())
         .unwrap_or_default();
-    let mut s = western_letters(&code);
     let Some(from) = m.from() else {
         s.push('*');
         s.push_str(&g.name(m.to()).to_string());
@@ -558,7 +537,7 @@ fn western_square(g: Geometry, s: &str) -> Option<(Square, &str)> {
         Some(c) if c.is_ascii_lowercase() && c != 'x' => {
             Some((g.parse_square(&s[..digits + 1])?, &after[1..]))
         }
-        _ if digits == 2 && g.files <= 9 => {
+        _ if digits == 2 && g.coordinate_digits() == 1 => {
             let b = s.as_bytes();
             Some((
                 g.square((b[0] - b'0') as i32, (b[1] - b'0') as i32 - 1)?,
@@ -689,7 +668,7 @@ fn quote(v: &str) -> String {
 pub(crate) fn list_headers(record: &Record) -> String {
     let mut s = String::new();
     let mut h = |k: &str, v: &str| s.push_str(&format!("[{k} \"{}\"]\n", quote(v)));
-    if record.variant != VariantName::Shogi {
+    if record.variant != VariantName::default() {
         h("Variant", record.variant.as_str());
     }
     if !record.rules.is_empty() {

@@ -1,16 +1,41 @@
 //! `sfen <start> moves ...` and USI `position` lines.
 
 use crate::record::{ParseError, Record};
-use banmen_rules::{Variant, VariantName};
+use banmen_rules::{
+    rules_for, AnyRules, BitBoard, Position, Rules, SfenMode, SfenProblem, Variant, VariantName,
+};
 
-fn variant_of(board: &str) -> VariantName {
-    if board.split('/').count() > 9 {
-        VariantName::DaiDaiShogi
-    } else if board.chars().any(|c| "uaciUACI".contains(c)) {
-        VariantName::CannonShogi
-    } else {
-        VariantName::Shogi
+/// Whether an SFEN is written for this game: its board has the game's size
+/// and every piece token is one of the game's (other faults, such as nifu,
+/// are the position's, not the game's).
+fn fits<B: BitBoard>(rules: &'static Rules<B>, sfen: &str) -> bool {
+    match Position::from_sfen(rules, sfen, SfenMode::Tsume) {
+        Ok(_) => true,
+        Err(e) => !e.problems.iter().any(|p| {
+            matches!(
+                p,
+                SfenProblem::FieldCount(_)
+                    | SfenProblem::RankCount { .. }
+                    | SfenProblem::RankLength { .. }
+                    | SfenProblem::UnknownPiece(_)
+                    | SfenProblem::BadPromotion(_)
+            )
+        }),
     }
+}
+
+/// The game of an SFEN without a `USI_Variant` line: the first game (in
+/// [`VariantName::ALL`] order, so standard shogi before cannon shogi, whose
+/// pieces include shogi's) whose board and pieces it fits; shogi if none.
+fn variant_of(sfen: &str) -> VariantName {
+    VariantName::ALL
+        .into_iter()
+        .find(|&name| match rules_for(name, "") {
+            Ok(AnyRules::Nine(r)) => fits(r, sfen),
+            Ok(AnyRules::Seventeen(r)) => fits(r, sfen),
+            Err(_) => false,
+        })
+        .unwrap_or(VariantName::Shogi)
 }
 
 /// Reads `position startpos moves ...`, `position sfen ... moves ...`,
@@ -67,7 +92,10 @@ pub fn read(text: &str) -> Result<Record, ParseError> {
     let variant = variant.unwrap_or_else(|| {
         start
             .as_deref()
-            .map(|s| variant_of(s.split_whitespace().next().unwrap_or("")))
+            .map(|s| match s.split_whitespace().count() {
+                3 => variant_of(&format!("{s} 1")),
+                _ => variant_of(s),
+            })
             .unwrap_or(VariantName::Shogi)
     });
     let mut rec = Record::new(variant);
@@ -140,7 +168,7 @@ pub fn write_sfen(record: &Record) -> Result<String, String> {
 pub fn write_usi(record: &Record) -> Result<String, String> {
     record.validate()?;
     let mut s = String::new();
-    if record.variant != VariantName::Shogi {
+    if record.variant != VariantName::default() {
         s.push_str(&format!(
             "setoption name USI_Variant value {}\n",
             record.variant
@@ -155,4 +183,24 @@ pub fn write_usi(record: &Record) -> Result<String, String> {
     s.push_str(&moves_suffix(record));
     s.push('\n');
     Ok(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_game_of_an_sfen_is_the_first_whose_board_and_pieces_it_fits() {
+        let game = |s: &str| variant_of(s);
+        let shogi = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
+        assert_eq!(game(shogi), VariantName::Shogi);
+        let cannon = "lnsgkgsnl/1rci1uab1/p1p1p1p1p/9/9/9/P1P1P1P1P/1BAU1ICR1/LNSGKGSNL b - 1";
+        assert_eq!(game(cannon), VariantName::CannonShogi);
+        let dai = Variant::get(VariantName::DaiDaiShogi).unwrap().start_sfen;
+        assert_eq!(game(dai), VariantName::DaiDaiShogi);
+        // Nifu is the position's fault, not a sign of cannon shogi.
+        let nifu = "4k4/9/9/9/9/4P4/4P4/9/4K4 b - 1";
+        assert_eq!(game(nifu), VariantName::Shogi);
+        assert_eq!(game("garbage"), VariantName::Shogi);
+    }
 }

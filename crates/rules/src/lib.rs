@@ -42,4 +42,6 @@ pub use rules::{
 pub use sfen::{SfenError, SfenMode, SfenProblem};
 pub use square::{Geometry, Square};
 pub use usi::{IllegalMove, MoveError, UsiMove, UsiSyntaxError};
-pub use variant::{FlyingCannon, Handicap, RulesError, Variant, VariantName};
+pub use variant::{
+    FlyingCannon, Handicap, PieceNames, Preset, RuleOption, RulesError, Variant, VariantName,
+};

@@ -9,7 +9,7 @@ use crate::piece::{Color, Kind};
 use crate::position::HAND_KEYS;
 use crate::square::{Geometry, Square};
 use crate::variant::RulesError;
-use crate::variant::{PromotionRule, Variant, VariantName};
+use crate::variant::{PieceNames, PromotionRule, Variant, VariantName};
 use std::sync::Mutex;
 
 /// The eight line directions as (file delta, rank delta) on the board.
@@ -38,6 +38,10 @@ pub struct KindInfo {
     pub code: String,
     /// English name.
     pub name: &'static str,
+    /// Western letters: `P`, `+R`, `GC`, `+GC`, `LN`, `+LN`.
+    pub western: String,
+    /// Japanese name, board form and CSA code.
+    pub names: PieceNames,
     /// The base type this kind is or was.
     pub base: Kind,
     /// Whether this is a promoted form.
@@ -247,6 +251,8 @@ impl<B: BitBoard> Rules<B> {
             kinds.push(KindInfo {
                 code: p.code.to_string(),
                 name: p.name,
+                western: p.western.to_string(),
+                names: p.names,
                 base: Kind(i as u8),
                 promoted: false,
                 promotes_to: None,
@@ -262,6 +268,8 @@ impl<B: BitBoard> Rules<B> {
                 kinds.push(KindInfo {
                     code: format!("+{}", p.code),
                     name: pr.name,
+                    western: format!("+{}", p.western),
+                    names: pr.names,
                     base: Kind(i as u8),
                     promoted: true,
                     promotes_to: None,

@@ -37,6 +37,29 @@ impl Geometry {
         ranks: 17,
     };
 
+    /// Decimal digits of the largest file or rank number: 1 on 9x9, 2 on
+    /// 17x17 (records write squares `77` or `0909`).
+    ///
+    /// ```
+    /// use banmen_rules::Geometry;
+    /// assert_eq!(Geometry::NINE.coordinate_digits(), 1);
+    /// assert_eq!(Geometry::SEVENTEEN.coordinate_digits(), 2);
+    /// ```
+    pub const fn coordinate_digits(self) -> usize {
+        let most = if self.files > self.ranks {
+            self.files
+        } else {
+            self.ranks
+        };
+        if most < 10 {
+            1
+        } else if most < 100 {
+            2
+        } else {
+            3
+        }
+    }
+
     /// Number of squares.
     #[inline(always)]
     pub const fn squares(self) -> usize {

@@ -31,6 +31,7 @@ mod engine;
 mod notation;
 mod record;
 mod storage;
+mod variants;
 
 use engine::{engine_job, spawn_engine, EngineJob};
 use storage::{load_games, open_db, store};
@@ -352,7 +353,7 @@ fn board_json<B: BitBoard>(pos: &Position<B>) -> Value {
     let mut hands = serde_json::Map::new();
     for c in Color::ALL {
         let mut h = Vec::new();
-        if rules.variant.drops {
+        if rules.variant.has_drops() {
             for k in 0..rules.n_base {
                 let n = pos.hand_count(c, Kind(k as u8));
                 if n > 0 {
@@ -466,6 +467,7 @@ pub async fn app(db: &FsPath) -> Result<Router, String> {
         .route("/api/games/{id}/export", get(record::export))
         .route("/api/games/{id}/position", get(position_at))
         .route("/api/pieces", get(pieces))
+        .route("/api/variants", get(variants_handler))
         .route("/api/games/{id}/moves", post(play))
         .route("/api/games/{id}/undo", post(undo))
         .route("/api/games/{id}/resign", post(resign))
@@ -721,6 +723,12 @@ async fn position_at(
             "position": board_json(&p),
         })
     })))
+}
+
+/// `GET /api/variants`: the games, their options, handicaps and pieces.
+async fn variants_handler() -> Json<Value> {
+    static VARIANTS: std::sync::OnceLock<Value> = std::sync::OnceLock::new();
+    Json(VARIANTS.get_or_init(variants::variants).clone())
 }
 
 /// `GET /api/pieces?variant=V&rules=R`: the legend of the pieces.

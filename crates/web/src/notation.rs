@@ -1,6 +1,7 @@
 //! Move text for the page's move list, Western and Japanese, and the piece
 //! legend (names, Betza and the squares a piece reaches on an empty board).
 
+use crate::variants::piece_identity;
 use banmen_formats::notation::{mark, to_japanese, to_western};
 use banmen_rules::{BitBoard, Color, Kind, Move, Position, Square};
 use serde_json::{json, Value};
@@ -21,8 +22,8 @@ pub(crate) fn both<B: BitBoard>(
     (western, japanese)
 }
 
-/// The legend of every piece kind of a rule set: its SFEN code, name, Betza
-/// text and the offsets (columns right, rows down, as Black sees the board)
+/// The legend of every piece kind of a rule set: its identity (SFEN code,
+/// Western letters, names; see [`piece_identity`]), Betza text and the offsets (columns right, rows down, as Black sees the board)
 /// of the squares it attacks from the centre of an empty board.
 pub(crate) fn legend<B: BitBoard>(rules: &'static banmen_rules::Rules<B>) -> Value {
     let geo = rules.geometry;
@@ -54,14 +55,10 @@ pub(crate) fn legend<B: BitBoard>(rules: &'static banmen_rules::Rules<B>) -> Val
                         .collect()
                 })
                 .unwrap_or_default();
-            json!({
-                "code": info.code,
-                "name": info.name,
-                "betza": betza,
-                "promoted": info.promoted,
-                "royal": info.royal,
-                "attacks": attacks,
-            })
+            let mut piece = piece_identity(info);
+            piece["betza"] = json!(betza);
+            piece["attacks"] = json!(attacks);
+            piece
         })
         .collect();
     let handicaps: Vec<&str> = rules.variant.handicaps.iter().map(|h| h.name).collect();

@@ -810,3 +810,79 @@ fn load_short_50_clients_lose_no_move() {
 fn load_full_50_clients_for_a_minute() {
     assert!(load("load-full", 50, Duration::from_secs(60)) > 0.0);
 }
+
+#[test]
+fn variants_list_the_games_with_their_pieces_names() {
+    let db = temp_db("variants");
+    let server = Server::start(&db);
+    let v = server.get("/api/variants");
+    let games = v["variants"].as_array().expect("variants");
+    let names: Vec<&str> = games.iter().filter_map(|g| g["name"].as_str()).collect();
+    assert_eq!(names, ["shogi", "cannonshogi", "daidaishogi"]);
+    let game = |name: &str| games.iter().find(|g| g["name"] == name).unwrap();
+    let piece = |g: &Value, code: &str| {
+        g["pieces"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["code"] == code)
+            .cloned()
+            .unwrap_or_else(|| panic!("{code}"))
+    };
+    let shogi = game("shogi");
+    assert_eq!(
+        (shogi["files"].as_u64(), shogi["drops"].as_bool()),
+        (Some(9), Some(true))
+    );
+    assert!(shogi["handicaps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|h| h["name"] == "two-pieces" && h["japanese"] == "二枚落ち"));
+    let king = piece(shogi, "K");
+    assert_eq!(
+        (
+            king["abbreviation"].as_str(),
+            king["white_abbreviation"].as_str()
+        ),
+        (Some("王"), Some("玉"))
+    );
+    assert_eq!(piece(shogi, "+S")["csa"], "NG");
+    // One name per piece: the silver cannon is SC, the flying gold cannon 成金砲.
+    let cannon = game("cannonshogi");
+    assert_eq!(piece(cannon, "A")["western"], "SC");
+    assert_eq!(piece(cannon, "+U")["japanese"], "成金砲");
+    assert_eq!(piece(cannon, "+U")["abbreviation"], "成金砲");
+    assert_eq!(cannon["hoppers"], true);
+    assert_eq!(shogi["hoppers"], false);
+    assert_eq!(cannon["options"][0]["key"], "flying-cannon");
+    assert_eq!(cannon["options"][0]["default"], "hop");
+    let dai = game("daidaishogi");
+    assert_eq!(
+        (dai["files"].as_u64(), dai["drops"].as_bool()),
+        (Some(17), Some(false))
+    );
+    assert_eq!(piece(dai, "LN")["abbreviation"], "獅");
+    assert_eq!(
+        (
+            dai["lion_moves"].as_bool(),
+            dai["promotion_on_capture"].as_bool()
+        ),
+        (Some(true), Some(true))
+    );
+    assert_eq!(piece(dai, "+LN")["name"], "furious fiend");
+    assert!(dai["presets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|p| p["rules"] == "hachu"));
+    // The legend carries the same names.
+    let legend = server.get("/api/pieces?variant=cannonshogi");
+    let a = legend["pieces"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["code"] == "A")
+        .unwrap();
+    assert_eq!(a["western"], "SC");
+}

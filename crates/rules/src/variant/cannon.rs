@@ -2,7 +2,7 @@
 //! sideways-moving pawn and three switches (no nifu, pawn-drop mate allowed,
 //! 38-point impasse). Letters and moves as Fairy-Stockfish writes them.
 
-use super::{Handicap, PieceType, PromotedForm, Variant, VariantName};
+use super::{Handicap, PieceNames, PieceType, PromotedForm, Variant, VariantName};
 
 /// How the flying (promoted) cannons move: `flying-cannon=hop|leap`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -21,40 +21,59 @@ pub(super) fn cannon(flying: FlyingCannon) -> Variant {
         FlyingCannon::Hop => ("mRpRmFpB2", "mBpBmWpR2"),
         FlyingCannon::Leap => ("mRpRFA", "mBpBWD"),
     };
-    let cannon = |code, name, betza, promoted_name, promoted_betza| PieceType {
-        code,
-        name,
-        betza,
-        promoted: Some(PromotedForm {
-            name: promoted_name,
-            betza: promoted_betza,
-        }),
-        royal: false,
-        impasse_points: 5,
+    // rules/cannon-shogi.md §Pieces: SFEN letter, Western letters, kanji. The
+    // spec gives the flying cannons no kanji; records write 成 and the
+    // cannon's name (成金砲), and with no shorter form a board shows the same.
+    let cannon = |code, western, name, japanese, betza, promoted| {
+        let (promoted_name, promoted_japanese, promoted_betza) = promoted;
+        PieceType {
+            code,
+            name,
+            western,
+            names: PieceNames::plain(japanese),
+            betza,
+            promoted: Some(PromotedForm {
+                name: promoted_name,
+                names: PieceNames::plain(promoted_japanese),
+                betza: promoted_betza,
+            }),
+            royal: false,
+            impasse_points: 5,
+        }
     };
     let cannons = [
         cannon(
             "U",
+            "GC",
             "gold cannon",
+            "金砲",
             "mRcpR",
-            "flying gold cannon",
-            orth_flying,
+            ("flying gold cannon", "成金砲", orth_flying),
         ),
         cannon(
             "A",
+            "SC",
             "silver cannon",
+            "銀砲",
             "pR",
-            "flying silver cannon",
-            orth_flying,
+            ("flying silver cannon", "成銀砲", orth_flying),
         ),
         cannon(
             "C",
+            "CC",
             "copper cannon",
+            "銅砲",
             "mBcpB",
-            "flying copper cannon",
-            diag_flying,
+            ("flying copper cannon", "成銅砲", diag_flying),
         ),
-        cannon("I", "iron cannon", "pB", "flying iron cannon", diag_flying),
+        cannon(
+            "I",
+            "IC",
+            "iron cannon",
+            "鉄砲",
+            "pB",
+            ("flying iron cannon", "成鉄砲", diag_flying),
+        ),
     ];
     // Hand order R B U A C I G S N L P.
     let at = v.pieces.iter().position(|p| p.code == "G").expect("gold");

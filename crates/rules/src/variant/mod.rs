@@ -2,12 +2,15 @@
 //! and the switches that make each game different (DESIGN.md: "A game is data").
 
 mod cannon;
+mod capabilities;
 mod dai_dai;
+mod names;
 pub mod options;
 mod standard;
 
 pub use cannon::FlyingCannon;
-pub use options::RulesError;
+pub use names::PieceNames;
+pub use options::{Preset, RuleOption, RulesError};
 
 use crate::square::Geometry;
 use std::fmt;
@@ -20,6 +23,11 @@ pub struct PieceType {
     pub code: &'static str,
     /// English name.
     pub name: &'static str,
+    /// Western letters (`P`, `GC` for the gold cannon `U`, `LN`); a promoted
+    /// form writes `+` before them.
+    pub western: &'static str,
+    /// How it is written in Japanese and in CSA.
+    pub names: PieceNames,
     /// Movement in Betza notation (see [`crate::movement`]).
     pub betza: &'static str,
     /// The promoted form, if the piece promotes.
@@ -35,6 +43,8 @@ pub struct PieceType {
 pub struct PromotedForm {
     /// English name.
     pub name: &'static str,
+    /// How it is written in Japanese and in CSA, and what a board shows.
+    pub names: PieceNames,
     /// Movement in Betza notation.
     pub betza: &'static str,
 }
@@ -63,9 +73,13 @@ pub struct Handicap {
 }
 
 /// The game names used everywhere: CLI `--variant`, USI `USI_Variant`, web API.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+///
+/// The default is standard shogi: the game that USI, KIF and CSA mean when
+/// they name none.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum VariantName {
     /// Standard shogi (`shogi`).
+    #[default]
     Shogi,
     /// Cannon shogi (`cannonshogi`).
     CannonShogi,
@@ -74,6 +88,28 @@ pub enum VariantName {
 }
 
 impl VariantName {
+    /// Every game, in the order menus and help list them.
+    ///
+    /// ```
+    /// use banmen_rules::VariantName;
+    /// let names: Vec<&str> = VariantName::ALL.iter().map(|v| v.as_str()).collect();
+    /// assert_eq!(names, ["shogi", "cannonshogi", "daidaishogi"]);
+    /// ```
+    pub const ALL: [VariantName; 3] = [
+        VariantName::Shogi,
+        VariantName::CannonShogi,
+        VariantName::DaiDaiShogi,
+    ];
+
+    /// The name in English prose and menus (`dai dai shogi`).
+    pub fn title(self) -> &'static str {
+        match self {
+            VariantName::Shogi => "shogi",
+            VariantName::CannonShogi => "cannon shogi",
+            VariantName::DaiDaiShogi => "dai dai shogi",
+        }
+    }
+
     /// The name as users type it.
     pub fn as_str(self) -> &'static str {
         match self {

@@ -17,6 +17,87 @@ impl fmt::Display for RulesError {
 
 impl std::error::Error for RulesError {}
 
+/// A rule option of a game: its key and the values it takes, the default
+/// first (`flying-cannon`: `hop`, `leap`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RuleOption {
+    /// The key, as `--rules` writes it.
+    pub key: &'static str,
+    /// The values, the default first.
+    pub values: &'static [&'static str],
+}
+
+impl RuleOption {
+    /// An option with its values, the default first.
+    pub const fn new(key: &'static str, values: &'static [&'static str]) -> RuleOption {
+        RuleOption { key, values }
+    }
+
+    /// The default value (`None` only for an option declared without values).
+    pub fn default_value(&self) -> Option<&'static str> {
+        self.values.first().copied()
+    }
+}
+
+/// A named rule set of a game, as the `--rules` argument writes it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Preset {
+    /// The `--rules` text (empty: the default rules).
+    pub rules: &'static str,
+    /// A short description for menus.
+    pub label: &'static str,
+}
+
+impl Preset {
+    /// A preset: its `--rules` text and a label.
+    pub const fn new(rules: &'static str, label: &'static str) -> Preset {
+        Preset { rules, label }
+    }
+}
+
+/// Cannon shogi's one rule option (`rules/cannon-shogi.md`, flying cannons).
+const CANNON_OPTIONS: [RuleOption; 1] = [RuleOption::new("flying-cannon", &["hop", "leap"])];
+
+const CANNON_PRESETS: [Preset; 2] = [
+    Preset::new("", "flying cannon: hop"),
+    Preset::new("flying-cannon=leap", "flying cannon: leap"),
+];
+
+const SHOGI_PRESETS: [Preset; 1] = [Preset::new("", "standard")];
+
+impl VariantName {
+    /// The game's rule options (none for standard shogi).
+    ///
+    /// ```
+    /// use banmen_rules::VariantName;
+    /// let keys: Vec<&str> = VariantName::CannonShogi.rule_options().iter().map(|o| o.key).collect();
+    /// assert_eq!(keys, ["flying-cannon"]);
+    /// assert!(VariantName::Shogi.rule_options().is_empty());
+    /// ```
+    pub fn rule_options(self) -> &'static [RuleOption] {
+        match self {
+            VariantName::Shogi => &[],
+            VariantName::CannonShogi => &CANNON_OPTIONS,
+            VariantName::DaiDaiShogi => &super::dai_dai::OPTIONS,
+        }
+    }
+
+    /// The game's named rule sets, the default (empty text) first.
+    ///
+    /// ```
+    /// use banmen_rules::VariantName;
+    /// let presets = VariantName::DaiDaiShogi.presets();
+    /// assert_eq!((presets[0].rules, presets[0].label), ("", "TSA"));
+    /// ```
+    pub fn presets(self) -> &'static [Preset] {
+        match self {
+            VariantName::Shogi => &SHOGI_PRESETS,
+            VariantName::CannonShogi => &CANNON_PRESETS,
+            VariantName::DaiDaiShogi => &super::dai_dai::PRESETS,
+        }
+    }
+}
+
 /// Splits `text` into `(key, value)` pairs; a bare word is a preset, `("preset", word)`.
 fn pairs(text: &str) -> Result<Vec<(String, String)>, RulesError> {
     let mut out = Vec::new();
@@ -91,5 +172,33 @@ impl Variant {
     /// Unknown options.
     pub fn with_rules(name: VariantName, text: &str) -> Result<Variant, RulesError> {
         with_rules(name, text).map(|(v, _)| v)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The declared options are the ones the parser takes, defaults first.
+    #[test]
+    fn every_declared_option_and_preset_parses() {
+        for name in VariantName::ALL {
+            for o in name.rule_options() {
+                for (i, value) in o.values.iter().enumerate() {
+                    let (_, canonical) = with_rules(name, &format!("{}={value}", o.key))
+                        .unwrap_or_else(|e| panic!("{name} {}={value}: {e}", o.key));
+                    let expected = if i == 0 {
+                        String::new()
+                    } else {
+                        format!("{}={value}", o.key)
+                    };
+                    assert_eq!(canonical, expected, "{name} {}={value}", o.key);
+                }
+            }
+            assert_eq!(name.presets().first().map(|p| p.rules), Some(""));
+            for p in name.presets() {
+                assert!(with_rules(name, p.rules).is_ok(), "{name} {}", p.rules);
+            }
+        }
     }
 }
