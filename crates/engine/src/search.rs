@@ -4,7 +4,7 @@
 
 use crate::eval::Evaluator;
 use crate::time::{Budget, Limits};
-use crate::tt::{Bound, Table};
+use crate::tt::{Bound, Histories, Table};
 use crate::{
     BestMove, Control, HistoryEntry, Info, Score, SearchOptions, SearchResult, INFINITE, MATE,
     MATE_BOUND,
@@ -85,11 +85,13 @@ pub fn search<B: BitBoard>(
             scope.spawn(move || {
                 let mut helper = Searcher::new(pos, stack, eval, tt, limits, shared, id);
                 helper.iterate(&moves, 1, &|_| {});
+                helper.keep_histories();
             });
         }
         let mut main = Searcher::new(pos, stack, eval, tt, limits, &shared, 0);
         let result = main.iterate(&moves, options.multipv.max(1), report);
         shared.abort.store(true, Ordering::Relaxed);
+        main.keep_histories();
         result
     })
 }
@@ -250,6 +252,19 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
         } else {
             0
         };
+        // The 9x9 games carry their move-ordering statistics from one search
+        // of a game to the next (the table forgets them with the game).
+        let kept = if nine { tt.take_histories(id) } else { None }.filter(|h| {
+            h.history.len() == 2 * slots * squares && h.cont.len() == piece_to * piece_to
+        });
+        let (history, cont, counter) = match kept {
+            Some(h) => (h.history, h.cont, h.counter),
+            None => (
+                vec![0; 2 * slots * squares],
+                vec![0; piece_to * piece_to],
+                vec![None; piece_to],
+            ),
+        };
         Searcher {
             pos: pos.clone(),
             eval,
@@ -267,7 +282,7 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
             seldepth: 0,
             root_depth: 0,
             killers: vec![[None; 2]; MAX_PLY + 2],
-            history: vec![0; 2 * slots * squares],
+            history,
             squares,
             lists: vec![MoveList::new(); MAX_PLY + 2],
             scores: vec![Vec::new(); MAX_PLY + 2],
@@ -276,12 +291,27 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
             evals: vec![-INFINITE; MAX_PLY + 2],
             use_see: pos.rules().geometry.files == 9,
             drop_mates: if nine { DropMates::new(pos) } else { None },
-            cont: vec![0; piece_to * piece_to],
+            cont,
             piece_to,
             keys: vec![NO_KEY; MAX_PLY + 2],
-            counter: vec![None; piece_to],
+            counter,
             excluded: vec![None; MAX_PLY + 2],
         }
+    }
+
+    /// Leaves this thread's move-ordering statistics to the next search of the game.
+    fn keep_histories(&mut self) {
+        if self.piece_to == 0 {
+            return;
+        }
+        self.tt.keep_histories(
+            self.id,
+            Histories {
+                history: std::mem::take(&mut self.history),
+                cont: std::mem::take(&mut self.cont),
+                counter: std::mem::take(&mut self.counter),
+            },
+        );
     }
 
     /// The piece-to key of `m` in the current position (before it is made).

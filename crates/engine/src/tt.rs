@@ -7,6 +7,19 @@
 use banmen_rules::Move;
 use std::collections::TryReserveError;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+use std::sync::Mutex;
+
+/// One search thread's move-ordering statistics, kept between the searches
+/// of one game (as Stockfish keeps its histories).
+#[derive(Debug, Default)]
+pub(crate) struct Histories {
+    /// Butterfly history by side, origin (or dropped kind) and destination.
+    pub(crate) history: Vec<i32>,
+    /// Continuation history `[previous piece-to][piece-to]`.
+    pub(crate) cont: Vec<i16>,
+    /// Counter move per piece-to key of the opponent's last move.
+    pub(crate) counter: Vec<Option<Move>>,
+}
 
 /// What a stored score means.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -37,6 +50,8 @@ pub struct Entry {
 pub struct Table {
     slots: Vec<[AtomicU64; 2]>,
     generation: AtomicU8,
+    /// Per search thread, its histories from the game's last search.
+    histories: Mutex<Vec<Option<Histories>>>,
 }
 
 const ENTRY_BYTES: usize = 16;
@@ -56,6 +71,7 @@ impl Table {
         Table {
             slots,
             generation: AtomicU8::new(0),
+            histories: Mutex::new(Vec::new()),
         }
     }
 
@@ -74,6 +90,7 @@ impl Table {
         let table = Table {
             slots,
             generation: AtomicU8::new(0),
+            histories: Mutex::new(Vec::new()),
         };
         // Atomic stores, which the compiler keeps: a zeroed allocation may
         // otherwise be mapped lazily, one page fault at a time in the search.
@@ -111,6 +128,25 @@ impl Table {
             s[1].store(0, Ordering::Relaxed);
         }
         self.generation.store(0, Ordering::Relaxed);
+        self.histories
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clear();
+    }
+
+    /// The histories thread `id` left at the end of the game's last search.
+    pub(crate) fn take_histories(&self, id: usize) -> Option<Histories> {
+        let mut kept = self.histories.lock().unwrap_or_else(|e| e.into_inner());
+        kept.get_mut(id).and_then(Option::take)
+    }
+
+    /// Keeps thread `id`'s histories for the game's next search.
+    pub(crate) fn keep_histories(&self, id: usize, h: Histories) {
+        let mut kept = self.histories.lock().unwrap_or_else(|e| e.into_inner());
+        if kept.len() <= id {
+            kept.resize_with(id + 1, || None);
+        }
+        kept[id] = Some(h);
     }
 
     /// Marks the start of a new search, so older entries are replaced first.
@@ -250,6 +286,24 @@ mod tests {
         let t = Table::try_new(2).expect("2 MiB");
         assert_eq!(t.megabytes(), 2);
         assert_eq!(Table::new_at_most(1).megabytes(), 1);
+    }
+
+    #[test]
+    fn histories_are_kept_per_thread_until_the_game_ends() {
+        let t = Table::new(1);
+        assert!(t.take_histories(0).is_none());
+        let h = |v: i32| Histories {
+            history: vec![v; 3],
+            ..Histories::default()
+        };
+        t.keep_histories(1, h(7));
+        t.keep_histories(0, h(5));
+        assert_eq!(t.take_histories(1).map(|h| h.history), Some(vec![7; 3]));
+        // Taken once: the thread gives it back at the end of its search.
+        assert!(t.take_histories(1).is_none());
+        // A new game forgets them.
+        t.clear();
+        assert!(t.take_histories(0).is_none());
     }
 
     #[test]
