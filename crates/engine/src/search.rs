@@ -624,11 +624,11 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
             });
             let ext = i32::from(check);
             let score = if i == pv_index {
-                -self.negamax(depth - 1 + ext, -beta, -alpha, 1, true)
+                -self.negamax(depth - 1 + ext, -beta, -alpha, 1, true, false)
             } else {
-                let mut s = -self.negamax(depth - 1 + ext, -alpha - 1, -alpha, 1, true);
+                let mut s = -self.negamax(depth - 1 + ext, -alpha - 1, -alpha, 1, true, true);
                 if s > alpha && s < beta && !self.stopped {
-                    s = -self.negamax(depth - 1 + ext, -beta, -alpha, 1, true);
+                    s = -self.negamax(depth - 1 + ext, -beta, -alpha, 1, true, false);
                 }
                 s
             };
@@ -706,6 +706,7 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
         mut beta: i32,
         ply: usize,
         allow_null: bool,
+        cut: bool,
     ) -> i32 {
         self.pv[ply].clear();
         if depth <= 0 {
@@ -783,7 +784,7 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
                     hash: 0,
                     check: false,
                 });
-                let s = -self.negamax(depth - 1 - r, -beta, -beta + 1, ply + 1, false);
+                let s = -self.negamax(depth - 1 - r, -beta, -beta + 1, ply + 1, false, !cut);
                 self.stack.pop();
                 self.pos.make_null_move();
                 if self.stopped {
@@ -839,6 +840,7 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
                         singular_beta,
                         ply,
                         false,
+                        cut,
                     );
                     self.excluded[ply] = None;
                     moves = std::mem::take(&mut self.lists[ply]);
@@ -937,7 +939,7 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
             };
             let new_depth = depth - 1 + ext;
             let score = if i == 0 {
-                -self.negamax(new_depth, -beta, -alpha, ply + 1, true)
+                -self.negamax(new_depth, -beta, -alpha, ply + 1, true, !pv_node && !cut)
             } else {
                 let mut r = 0;
                 if !nine {
@@ -966,6 +968,10 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
                     if !quiet {
                         r -= 1;
                     }
+                    if cut {
+                        // An expected cut node: its late moves matter little.
+                        r += 2;
+                    }
                     if Some(m) == self.killers[ply][0] || Some(m) == self.killers[ply][1] {
                         r -= 1;
                     }
@@ -977,12 +983,12 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
                     }
                     r = r.clamp(0, new_depth - 1);
                 }
-                let mut s = -self.negamax(new_depth - r, -alpha - 1, -alpha, ply + 1, true);
+                let mut s = -self.negamax(new_depth - r, -alpha - 1, -alpha, ply + 1, true, true);
                 if r > 0 && s > alpha && !self.stopped {
-                    s = -self.negamax(new_depth, -alpha - 1, -alpha, ply + 1, true);
+                    s = -self.negamax(new_depth, -alpha - 1, -alpha, ply + 1, true, !cut);
                 }
                 if s > alpha && s < beta && !self.stopped {
-                    s = -self.negamax(new_depth, -beta, -alpha, ply + 1, true);
+                    s = -self.negamax(new_depth, -beta, -alpha, ply + 1, true, false);
                 }
                 s
             };
