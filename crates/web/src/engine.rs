@@ -95,9 +95,13 @@ pub(crate) fn spawn_engine(s: Shared, job: EngineJob) {
                     if let Err(ge) = e.push_move(text, ms) {
                         eprintln!("banmen serve: game {}: engine move {text}: {ge}", e.id);
                         with_game!(&mut e.game, g => g.resign(mover));
+                        e.version += 1;
                     }
                 }
-                None => with_game!(&mut e.game, g => g.resign(mover)),
+                None => {
+                    with_game!(&mut e.game, g => g.resign(mover));
+                    e.version += 1;
+                }
             }
             store_or_restore(conn, e, job.ply + 1, saved)
         });

@@ -96,6 +96,10 @@ struct Entry {
     /// Bumped by undo and resign: a running engine search for an older
     /// generation is thrown away.
     generation: u64,
+    /// Bumped by every change of the state (a move, a take-back, a
+    /// resignation, a flag falling) and stored with it: the page keeps the
+    /// newest state it was given, whichever way it came.
+    version: u64,
     control: Option<Arc<Control>>,
     /// The moves as USI, Western and Japanese text, and the milliseconds
     /// each took, kept in step with `game` (computed once per move).
@@ -139,6 +143,7 @@ impl Entry {
             tokens,
             game,
             generation: 0,
+            version: 0,
             control: None,
             usi: Vec::new(),
             western: Vec::new(),
@@ -157,6 +162,7 @@ struct Snapshot {
     texts: [Vec<String>; 3],
     times: Vec<u64>,
     turn_started: Instant,
+    version: u64,
 }
 
 fn now_secs() -> i64 {
@@ -184,6 +190,7 @@ impl Entry {
         self.japanese.push(japanese);
         self.times.push(ms);
         self.turn_started = Instant::now();
+        self.version += 1;
         Ok(())
     }
     /// Takes back the last move.
@@ -195,6 +202,7 @@ impl Entry {
         self.japanese.truncate(n);
         self.times.truncate(n);
         self.turn_started = Instant::now();
+        self.version += 1;
     }
     /// A copy of the game and its move texts, to put back when storing fails.
     fn snapshot(&self) -> Snapshot {
@@ -207,6 +215,7 @@ impl Entry {
             ],
             times: self.times.clone(),
             turn_started: self.turn_started,
+            version: self.version,
         }
     }
     fn restore(&mut self, s: Snapshot) {
@@ -214,6 +223,7 @@ impl Entry {
         [self.usi, self.western, self.japanese] = s.texts;
         self.times = s.times;
         self.turn_started = s.turn_started;
+        self.version = s.version;
     }
     /// Milliseconds the side to move has been thinking.
     fn turn_ms(&self) -> u64 {
@@ -391,6 +401,7 @@ fn state(e: &Entry) -> Value {
         }
         json!({
             "id": e.id,
+            "version": e.version,
             "variant": e.variant,
             "rules": e.rules,
             "handicap": e.handicap,
@@ -426,6 +437,7 @@ fn summary(e: &Entry) -> Value {
     });
     json!({
         "id": e.id,
+        "version": e.version,
         "variant": e.variant,
         "rules": e.rules,
         "handicap": e.handicap,
@@ -780,9 +792,12 @@ fn change(
             .ok_or_else(|| err(StatusCode::NOT_FOUND, format!("no game {id}")))?;
         f(conn, e)?;
         let job = engine_job(e);
-        (state(e), job)
+        let value = state(e);
+        // Sent under the lock, so that the events of a game leave in the
+        // order of its versions.
+        let _ = s.events.send((id, value.to_string()));
+        (value, job)
     };
-    let _ = s.events.send((id, value.to_string()));
     if let Some(job) = job {
         spawn_engine(s.clone(), job);
     }
@@ -885,6 +900,7 @@ async fn resign(
             }
             let saved = e.snapshot();
             with_game!(&mut e.game, g => g.resign(me));
+            e.version += 1;
             let from = e.ply() + 1;
             store_or_restore(conn, e, from, saved)?;
             e.stop_engine();

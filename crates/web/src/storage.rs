@@ -33,7 +33,11 @@ pub(crate) fn open_db(path: &FsPath) -> Result<Connection, String> {
     )
     .map_err(|e| format!("{}: {e}", path.display()))?;
     // Columns added after the first version: a database of that version gains them.
-    for (table, column, kind) in [("games", "updated", "INTEGER"), ("moves", "ms", "INTEGER")] {
+    for (table, column, kind) in [
+        ("games", "updated", "INTEGER"),
+        ("moves", "ms", "INTEGER"),
+        ("games", "version", "INTEGER"),
+    ] {
         let has: bool = conn
             .prepare(&format!(
                 "SELECT 1 FROM pragma_table_info('{table}') WHERE name = ?1"
@@ -62,6 +66,7 @@ type GameRow = (
     Option<String>,
     Option<String>,
     Option<String>,
+    Option<i64>,
 );
 
 /// Reads every game back, replaying its moves through the rules.
@@ -69,7 +74,8 @@ pub(crate) fn load_games(conn: &Connection) -> Result<BTreeMap<i64, Entry>, Stri
     let mut stmt = conn
         .prepare(
             "SELECT id, created, updated, variant, rules, handicap, start_sfen, black, white,
-                    black_token, white_token, result_winner, result_reason FROM games ORDER BY id",
+                    black_token, white_token, result_winner, result_reason, version
+             FROM games ORDER BY id",
         )
         .map_err(|e| e.to_string())?;
     let rows: Vec<GameRow> = stmt
@@ -88,6 +94,7 @@ pub(crate) fn load_games(conn: &Connection) -> Result<BTreeMap<i64, Entry>, Stri
                 r.get(10)?,
                 r.get(11)?,
                 r.get(12)?,
+                r.get(13)?,
             ))
         })
         .and_then(|it| it.collect())
@@ -139,6 +146,8 @@ pub(crate) fn load_games(conn: &Connection) -> Result<BTreeMap<i64, Entry>, Stri
                 with_game!(&mut entry.game, g => g.resign(!w));
             }
         }
+        // A database from before versions were stored counts from the replay.
+        entry.version = entry.version.max(row.13.unwrap_or(0).max(0) as u64);
         games.insert(id, entry);
     }
     Ok(games)
@@ -195,11 +204,13 @@ fn write_moves(tx: &Transaction, e: &Entry, from: usize) -> rusqlite::Result<i64
     }
     let o = e.outcome();
     tx.execute(
-        "UPDATE games SET result_winner = ?1, result_reason = ?2, updated = ?3 WHERE id = ?4",
+        "UPDATE games SET result_winner = ?1, result_reason = ?2, updated = ?3, version = ?4
+         WHERE id = ?5",
         params![
             o.and_then(|o| o.winner).map(color_name),
             o.map(|o| o.reason.as_str()),
             now,
+            e.version as i64,
             e.id
         ],
     )?;

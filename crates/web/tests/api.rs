@@ -886,3 +886,41 @@ fn variants_list_the_games_with_their_pieces_names() {
         .unwrap();
     assert_eq!(a["western"], "SC");
 }
+
+#[test]
+fn versions_grow_with_every_change_and_survive_a_restart() {
+    let db = temp_db("versions");
+    let (id, black, version) = {
+        let server = Server::start(&db);
+        let (id, created) =
+            server.create(json!({"variant": "shogi", "black": "human", "white": "human"}));
+        let (black, white) = tokens(&created);
+        let v0 = created["version"].as_u64().expect("version");
+        let (_, v) = server.play(id, &black, "7g7f");
+        let v1 = v["version"].as_u64().expect("version");
+        assert!(v1 > v0, "a move: {v0} -> {v1}");
+        let (_, v) = server.play(id, &white, "3c3d");
+        let v2 = v["version"].as_u64().expect("version");
+        assert!(v2 > v1);
+        // A take-back goes back in moves but forward in versions.
+        let (status, v) = server.post(&format!("/api/games/{id}/undo"), Some(&white), json!({}));
+        assert_eq!(status, 200, "{v}");
+        let v3 = v["version"].as_u64().expect("version");
+        assert!(v3 > v2, "undo: {v2} -> {v3}");
+        // A refused move changes nothing.
+        let (status, _) = server.play(id, &black, "7g7f");
+        assert_eq!(status, 409);
+        assert_eq!(server.get(&format!("/api/games/{id}"))["version"], v3);
+        assert_eq!(server.get("/api/games")[0]["version"], v3);
+        (id, black, v3)
+    };
+    let server = Server::start(&db);
+    let v = server.get(&format!("/api/games/{id}"));
+    assert_eq!(v["version"].as_u64(), Some(version), "stored with the game");
+    let (status, v) = server.post(&format!("/api/games/{id}/resign"), Some(&black), json!({}));
+    assert_eq!(status, 200, "{v}");
+    assert!(
+        v["version"].as_u64().expect("version") > version,
+        "resigning: {v}"
+    );
+}
