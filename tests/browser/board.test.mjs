@@ -150,6 +150,34 @@ test("an engine that answers at once: 50 moves in a row, no freeze", async () =>
   await page.context().close();
 });
 
+test("a short byoyomi game is lost on time", async () => {
+  const page = await newPage();
+  // The page opens the new-game panel once it has the games: wait for that.
+  await page.waitForFunction(() => document.querySelector("#variant").options.length > 0);
+  if (await page.isHidden("#panel-new")) await page.click("#show-new");
+  await page.selectOption("#clock", "custom");
+  await page.fill("input[name=main_s]", "1");
+  await page.fill("input[name=byoyomi_s]", "2");
+  await page.fill("input[name=increment_s]", "0");
+  await newGame(page);
+  const g = await state(page);
+  assert.deepEqual(g.time_control, { main_ms: 1000, byoyomi_ms: 2000, increment_ms: 0 });
+  assert.match(await page.textContent("#status"), /1 s \+ 2 s byoyomi/);
+  // Black's clock counts down through the main time into the byoyomi…
+  await page.waitForFunction(() => document.querySelector("#clock-black").textContent.startsWith("秒"));
+  assert.ok(await page.locator("#clock-black.byoyomi.running").count(), "byoyomi shown");
+  // …and the server ends the game with no move made.
+  await page.waitForSelector("#banner:not([hidden])", { timeout: 10000 });
+  assert.match(await page.textContent("#banner"), /White ☖ wins by time/);
+  assert.ok(await page.locator("#clock-black.flag").count(), "Black's flag shown");
+  assert.equal((await state(page)).moves.length, 0);
+  await clickSq(page, "7g");
+  assert.equal(await page.locator("#board .target").count(), 0, "no move after the flag");
+  await page.screenshot({ path: join(ARTIFACTS, "time-loss.png") });
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
 test("cannon shogi against the engine: a few moves", async () => {
   const page = await newPage();
   await newGame(page, { variant: "cannonshogi" });

@@ -15,18 +15,25 @@ pub(crate) struct EngineJob {
     id: i64,
     generation: u64,
     ply: usize,
-    movetime_ms: u64,
+    limits: Limits,
     control: Arc<Control>,
     game: AnyGame,
 }
 
 /// The search to start, when an engine is to move and none is thinking.
 pub(crate) fn engine_job(e: &mut Entry) -> Option<EngineJob> {
-    if e.outcome().is_some() || e.control.is_some() {
+    if e.result().is_some() || e.control.is_some() {
         return None;
     }
     let Player::Engine { movetime_ms } = e.players[e.side_to_move().index()] else {
         return None;
+    };
+    let limits = match e.time_control {
+        Some(tc) => tc.limits(e.left, e.side_to_move(), e.turn_started, movetime_ms),
+        None => Limits {
+            movetime: Some(movetime_ms),
+            ..Limits::default()
+        },
     };
     let control = Arc::new(Control::default());
     e.control = Some(control.clone());
@@ -34,13 +41,13 @@ pub(crate) fn engine_job(e: &mut Entry) -> Option<EngineJob> {
         id: e.id,
         generation: e.generation,
         ply: e.ply(),
-        movetime_ms,
+        limits,
         control,
         game: e.game.clone(),
     })
 }
 
-fn think<B: BitBoard>(g: &Game<B>, movetime_ms: u64, control: &Control) -> BestMove {
+fn think<B: BitBoard>(g: &Game<B>, limits: &Limits, control: &Control) -> BestMove {
     let mut p = g.start().clone();
     let mut history = vec![HistoryEntry {
         hash: p.hash(),
@@ -56,16 +63,12 @@ fn think<B: BitBoard>(g: &Game<B>, movetime_ms: u64, control: &Control) -> BestM
     let pos = g.position();
     let eval = Evaluator::new(pos.rules());
     let tt = Table::new(16);
-    let limits = Limits {
-        movetime: Some(movetime_ms),
-        ..Limits::default()
-    };
     search(
         pos,
         &history,
         &eval,
         &tt,
-        &limits,
+        limits,
         &SearchOptions::default(),
         control,
         &|_| {},
@@ -76,14 +79,14 @@ fn think<B: BitBoard>(g: &Game<B>, movetime_ms: u64, control: &Control) -> BestM
 pub(crate) fn spawn_engine(s: Shared, job: EngineJob) {
     tokio::task::spawn_blocking(move || {
         let best = with_game!(&job.game, g => {
-            let best = think(g, job.movetime_ms, &job.control);
+            let best = think(g, &job.limits, &job.control);
             match best {
                 BestMove::Move(m, _) => Some(g.position().move_to_usi(m)),
                 _ => None,
             }
         });
         let result = change(&s, &job.id.to_string(), |conn, e| {
-            if e.generation != job.generation || e.ply() != job.ply || e.outcome().is_some() {
+            if e.generation != job.generation || e.ply() != job.ply || e.result().is_some() {
                 return Err(err(StatusCode::CONFLICT, "stale search"));
             }
             e.control = None;

@@ -27,12 +27,14 @@ use std::sync::{Arc, Mutex};
 use std::time::Instant;
 use tokio::sync::broadcast;
 
+mod clock;
 mod engine;
 mod notation;
 mod record;
 mod storage;
 mod variants;
 
+pub use clock::TimeControl;
 use engine::{engine_job, spawn_engine, EngineJob};
 use storage::{load_games, open_db, store};
 
@@ -109,6 +111,12 @@ struct Entry {
     times: Vec<u64>,
     /// When the side to move began to think (a restart resets it).
     turn_started: Instant,
+    /// The time control, if the game has one.
+    time_control: Option<TimeControl>,
+    /// Each side's main time left at the start of its turn (kept from `times`).
+    left: [u64; 2],
+    /// The side that lost on time.
+    flagged: Option<Color>,
     /// Seconds since 1970: creation and last change.
     created: i64,
     updated: i64,
@@ -121,6 +129,7 @@ struct Head {
     handicap: Option<String>,
     start_sfen: String,
     players: [Player; 2],
+    time_control: Option<TimeControl>,
 }
 
 impl Entry {
@@ -150,6 +159,9 @@ impl Entry {
             japanese: Vec::new(),
             times: Vec::new(),
             turn_started: Instant::now(),
+            left: [head.time_control.map_or(0, |t| t.main_ms); 2],
+            time_control: head.time_control,
+            flagged: None,
             created,
             updated,
         }
@@ -163,7 +175,12 @@ struct Snapshot {
     times: Vec<u64>,
     turn_started: Instant,
     version: u64,
+    left: [u64; 2],
+    flagged: Option<Color>,
 }
+
+/// The reason a game lost on time ends with.
+const TIME: &str = "time";
 
 fn now_secs() -> i64 {
     std::time::SystemTime::now()
@@ -191,6 +208,7 @@ impl Entry {
         self.times.push(ms);
         self.turn_started = Instant::now();
         self.version += 1;
+        self.update_clock();
         Ok(())
     }
     /// Takes back the last move.
@@ -203,6 +221,37 @@ impl Entry {
         self.times.truncate(n);
         self.turn_started = Instant::now();
         self.version += 1;
+        self.update_clock();
+    }
+    /// Recounts the main time left from the moves' times.
+    fn update_clock(&mut self) {
+        if let Some(tc) = self.time_control {
+            let first = with_game!(&self.game, g => g.start().side_to_move());
+            self.left = tc.left_after(&self.times, first);
+        }
+    }
+    /// The side to move, when its flag has fallen in a game still on.
+    fn flag_fallen(&self) -> Option<Color> {
+        let tc = self.time_control?;
+        if self.result().is_some() {
+            return None;
+        }
+        let side = self.side_to_move();
+        tc.flag_fell(self.left[side.index()], self.turn_ms())
+            .then_some(side)
+    }
+    /// The winner (`None`: a draw) and the reason, once the game is over.
+    fn result(&self) -> Option<(Option<Color>, &'static str)> {
+        if let Some(loser) = self.flagged {
+            return Some((Some(!loser), TIME));
+        }
+        self.outcome().map(|o| (o.winner, o.reason.as_str()))
+    }
+    fn result_json(&self) -> Value {
+        match self.result() {
+            Some((winner, reason)) => json!({ "winner": winner.map(color_name), "reason": reason }),
+            None => Value::Null,
+        }
     }
     /// A copy of the game and its move texts, to put back when storing fails.
     fn snapshot(&self) -> Snapshot {
@@ -216,6 +265,8 @@ impl Entry {
             times: self.times.clone(),
             turn_started: self.turn_started,
             version: self.version,
+            left: self.left,
+            flagged: self.flagged,
         }
     }
     fn restore(&mut self, s: Snapshot) {
@@ -224,6 +275,8 @@ impl Entry {
         self.times = s.times;
         self.turn_started = s.turn_started;
         self.version = s.version;
+        self.left = s.left;
+        self.flagged = s.flagged;
     }
     /// Milliseconds the side to move has been thinking.
     fn turn_ms(&self) -> u64 {
@@ -386,15 +439,14 @@ fn board_json<B: BitBoard>(pos: &Position<B>) -> Value {
 fn state(e: &Entry) -> Value {
     with_game!(&e.game, g => {
         let pos = g.position();
-        let legal: Vec<String> = if g.outcome().is_some() {
+        let over = e.result().is_some();
+        let legal: Vec<String> = if over {
             Vec::new()
         } else {
             pos.legal_moves().iter().map(|&m| pos.move_to_usi(m)).collect()
         };
-        let result = g.outcome().map(|o| json!({
-            "winner": o.winner.map(color_name),
-            "reason": o.reason.as_str(),
-        }));
+        let result = e.result_json();
+        let left = |c: usize| e.time_control.map(|_| e.left[c]);
         let mut used = [0u64; 2];
         for (i, ms) in e.times.iter().enumerate() {
             used[e.mover(i + 1).index()] += ms;
@@ -413,8 +465,11 @@ fn state(e: &Entry) -> Value {
             "clock": {
                 "black_ms": used[0],
                 "white_ms": used[1],
-                "turn_ms": if g.outcome().is_some() { 0 } else { e.turn_ms() },
+                "turn_ms": if over { 0 } else { e.turn_ms() },
+                "black_left_ms": left(0),
+                "white_left_ms": left(1),
             },
+            "time_control": e.time_control,
             "legal_moves": legal,
             "side_to_move": color_name(pos.side_to_move()),
             "result": result,
@@ -429,12 +484,7 @@ fn state(e: &Entry) -> Value {
 
 /// The short form `GET /api/games` lists.
 fn summary(e: &Entry) -> Value {
-    let result = e.outcome().map(|o| {
-        json!({
-            "winner": o.winner.map(color_name),
-            "reason": o.reason.as_str(),
-        })
-    });
+    let result = e.result_json();
     json!({
         "id": e.id,
         "version": e.version,
@@ -443,6 +493,7 @@ fn summary(e: &Entry) -> Value {
         "handicap": e.handicap,
         "black": e.players[0],
         "white": e.players[1],
+        "time_control": e.time_control,
         "move_count": e.ply(),
         "side_to_move": color_name(e.side_to_move()),
         "result": result,
@@ -471,6 +522,15 @@ pub async fn app(db: &FsPath) -> Result<Router, String> {
     for job in jobs {
         spawn_engine(state.clone(), job);
     }
+    let weak = Arc::downgrade(&state);
+    tokio::spawn(async move {
+        let mut tick = tokio::time::interval(std::time::Duration::from_millis(100));
+        loop {
+            tick.tick().await;
+            let Some(s) = weak.upgrade() else { break };
+            blocking(|| expire_all(&s));
+        }
+    });
     Ok(Router::new()
         .route("/", get(index))
         .route("/api/games", post(create).get(list))
@@ -564,11 +624,8 @@ fn seat(headers: &HeaderMap, e: &Entry) -> Result<Color, ApiError> {
         })
 }
 
-fn game_over(o: Outcome) -> ApiError {
-    err(
-        StatusCode::CONFLICT,
-        format!("the game is over ({})", o.reason),
-    )
+fn game_over(reason: &str) -> ApiError {
+    err(StatusCode::CONFLICT, format!("the game is over ({reason})"))
 }
 
 #[derive(Deserialize)]
@@ -581,6 +638,9 @@ struct CreateRequest {
     handicap: Option<String>,
     black: Player,
     white: Player,
+    /// The time control; none: the clocks only count the time used.
+    #[serde(default)]
+    clock: Option<TimeControl>,
 }
 
 /// Runs `f`, which takes the games' lock and may wait for the disk, without
@@ -618,6 +678,7 @@ struct NewGame {
     handicap: Option<String>,
     start_sfen: String,
     players: [Player; 2],
+    time_control: Option<TimeControl>,
     moves: Vec<String>,
     resigned: Option<Color>,
 }
@@ -635,6 +696,7 @@ fn insert_game(s: &Shared, new: NewGame) -> Result<Response, ApiError> {
         handicap: new.handicap,
         start_sfen: new.start_sfen,
         players: new.players,
+        time_control: new.time_control,
     };
     let mut entry = Entry::new(0, head, tokens.clone(), game, created, created);
     for (i, m) in new.moves.iter().enumerate() {
@@ -668,6 +730,10 @@ async fn create(State(s): State<Shared>, body: Bytes) -> Result<Response, ApiErr
     let req: CreateRequest = body_json(&body)?;
     let players = [req.black, req.white];
     check_players(&players)?;
+    if let Some(tc) = &req.clock {
+        tc.check()
+            .map_err(|m| err(StatusCode::UNPROCESSABLE_ENTITY, m))?;
+    }
     let rules = req.rules.unwrap_or_default();
     let handicap = req.handicap.filter(|h| !h.is_empty() && h != "none");
     let sfen = start_sfen(&req.variant, &rules, handicap.as_deref())
@@ -681,6 +747,7 @@ async fn create(State(s): State<Shared>, body: Bytes) -> Result<Response, ApiErr
                 handicap,
                 start_sfen: sfen,
                 players,
+                time_control: req.clock,
                 moves: Vec::new(),
                 resigned: None,
             },
@@ -790,7 +857,12 @@ fn change(
         let e = games
             .get_mut(&id)
             .ok_or_else(|| err(StatusCode::NOT_FOUND, format!("no game {id}")))?;
-        f(conn, e)?;
+        if let Err(refused) = f_after_flag(conn, e, f) {
+            if refused.1 {
+                let _ = s.events.send((id, state(e).to_string()));
+            }
+            return Err(refused.0);
+        }
         let job = engine_job(e);
         let value = state(e);
         // Sent under the lock, so that the events of a game leave in the
@@ -804,6 +876,48 @@ fn change(
     Ok(Json(value))
 }
 
+/// Ends the game on time when the side to move's flag has fallen (stored
+/// before anything else happens), then runs `f`; on an error, says whether
+/// the flag fell, so that the new state is published all the same.
+fn f_after_flag(
+    conn: &mut Connection,
+    e: &mut Entry,
+    f: impl FnOnce(&mut Connection, &mut Entry) -> Result<(), ApiError>,
+) -> Result<(), (ApiError, bool)> {
+    let flagged = expire(conn, e);
+    f(conn, e).map_err(|x| (x, flagged))
+}
+
+/// Ends `e` on time if the side to move has run out of it; whether it did.
+fn expire(conn: &mut Connection, e: &mut Entry) -> bool {
+    let Some(side) = e.flag_fallen() else {
+        return false;
+    };
+    let saved = e.snapshot();
+    e.flagged = Some(side);
+    e.version += 1;
+    let from = e.ply() + 1;
+    if let Err(dbe) = store(conn, e, from) {
+        eprintln!("banmen serve: game {}: {dbe}", e.id);
+        e.restore(saved);
+        return false;
+    }
+    e.stop_engine();
+    true
+}
+
+/// Ends every game whose flag has fallen and publishes it: run ten times a
+/// second, so that a game ends on time with no request coming in.
+fn expire_all(s: &Shared) {
+    let mut inner = s.inner.lock().expect("lock");
+    let Inner { conn, games } = &mut *inner;
+    for e in games.values_mut() {
+        if e.time_control.is_some() && expire(conn, e) {
+            let _ = s.events.send((e.id, state(e).to_string()));
+        }
+    }
+}
+
 async fn play(
     State(s): State<Shared>,
     Path(id): Path<String>,
@@ -814,8 +928,8 @@ async fn play(
     blocking(|| {
         change(&s, &id, |conn, e| {
             let me = seat(&headers, e)?;
-            if let Some(o) = e.outcome() {
-                return Err(game_over(o));
+            if let Some((_, reason)) = e.result() {
+                return Err(game_over(reason));
             }
             let to_move = e.side_to_move();
             if to_move != me {
@@ -828,7 +942,7 @@ async fn play(
             let ms = e.turn_ms();
             let started = e.turn_started;
             e.push_move(req.text.trim(), ms).map_err(|ge| match ge {
-                GameError::GameOver(o) => game_over(o),
+                GameError::GameOver(o) => game_over(o.reason.as_str()),
                 other => err(
                     StatusCode::UNPROCESSABLE_ENTITY,
                     format!("{}: {other}", req.text.trim()),
@@ -852,13 +966,20 @@ async fn undo(
     blocking(|| {
         change(&s, &id, |conn, e| {
             let me = seat(&headers, e)?;
-            if let Some(o) = e.outcome() {
-                if o.reason == Reason::Resignation {
+            match e.result() {
+                Some((_, reason)) if reason == Reason::Resignation.as_str() => {
                     return Err(err(
                         StatusCode::CONFLICT,
                         "a resigned game cannot be taken back",
                     ));
                 }
+                Some((_, TIME)) => {
+                    return Err(err(
+                        StatusCode::CONFLICT,
+                        "a game lost on time cannot be taken back",
+                    ));
+                }
+                _ => {}
             }
             // Take back the engine's replies, then one's own last move.
             let n = e.ply();
@@ -895,8 +1016,8 @@ async fn resign(
     blocking(|| {
         change(&s, &id, |conn, e| {
             let me = seat(&headers, e)?;
-            if let Some(o) = e.outcome() {
-                return Err(game_over(o));
+            if let Some((_, reason)) = e.result() {
+                return Err(game_over(reason));
             }
             let saved = e.snapshot();
             with_game!(&mut e.game, g => g.resign(me));

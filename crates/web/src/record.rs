@@ -74,6 +74,7 @@ pub(crate) async fn import(State(s): State<Shared>, body: Bytes) -> Result<Respo
                 rules: rec.rules,
                 start_sfen: rec.start,
                 players,
+                time_control: None,
                 moves: rec.moves,
                 resigned,
             },
@@ -115,7 +116,13 @@ pub(crate) async fn export(
             start: e.start_sfen.clone(),
             moves: e.usi.clone(),
             times: e.times.iter().map(|&ms| Some((ms / 1000) as u32)).collect(),
-            result: e.outcome().map(GameResult::from),
+            result: match e.flagged {
+                Some(loser) => Some(GameResult {
+                    winner: Some(!loser),
+                    reason: EndReason::Timeout,
+                }),
+                None => e.outcome().map(GameResult::from),
+            },
             headers: Headers {
                 black: Some(player_name(e.players[Color::Black.index()])),
                 white: Some(player_name(e.players[Color::White.index()])),

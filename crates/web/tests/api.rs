@@ -924,3 +924,120 @@ fn versions_grow_with_every_change_and_survive_a_restart() {
         "resigning: {v}"
     );
 }
+
+#[test]
+fn a_byoyomi_game_is_lost_on_time_with_no_request_coming_in() {
+    let db = temp_db("flag");
+    let id = {
+        let server = Server::start(&db);
+        let (id, created) = server.create(json!({
+            "variant": "shogi", "black": "human", "white": "human",
+            "clock": {"main_ms": 0, "byoyomi_ms": 400}
+        }));
+        assert_eq!(
+            created["time_control"],
+            json!({"main_ms": 0, "byoyomi_ms": 400, "increment_ms": 0})
+        );
+        assert_eq!(created["clock"]["black_left_ms"], 0);
+        let (black, white) = tokens(&created);
+        let (status, v) = server.play(id, &black, "7g7f");
+        assert_eq!(status, 200, "{v}");
+        // White thinks too long: the server ends the game by itself.
+        let v = wait_for(&server, id, |v| !v["result"].is_null());
+        assert_eq!(v["result"], json!({"winner": "black", "reason": "time"}));
+        assert_eq!(v["legal_moves"], json!([]));
+        let (status, v) = server.play(id, &white, "3c3d");
+        assert_eq!(status, 409);
+        assert!(v["error"].as_str().unwrap().contains("time"), "{v}");
+        let (status, _) = server.post(&format!("/api/games/{id}/undo"), Some(&white), json!({}));
+        assert_eq!(status, 409);
+        id
+    };
+    // Stored: a restart keeps the result.
+    let server = Server::start(&db);
+    let v = server.get(&format!("/api/games/{id}"));
+    assert_eq!(v["result"], json!({"winner": "black", "reason": "time"}));
+    assert_eq!(server.get("/api/games")[0]["result"]["reason"], "time");
+    let csa = raw(
+        server.addr,
+        "GET",
+        &format!("/api/games/{id}/export?format=csa"),
+        None,
+        None,
+    )
+    .1;
+    assert!(csa.contains("%TIME_UP"), "{csa}");
+}
+
+#[test]
+fn fischer_clocks_count_down_and_survive_a_restart() {
+    let db = temp_db("fischer");
+    let (id, left, white) = {
+        let server = Server::start(&db);
+        let (id, created) = server.create(json!({
+            "variant": "shogi", "black": "human", "white": "human",
+            "clock": {"main_ms": 60000, "increment_ms": 1000}
+        }));
+        let (black, white) = tokens(&created);
+        std::thread::sleep(Duration::from_millis(300));
+        let (status, v) = server.play(id, &black, "7g7f");
+        assert_eq!(status, 200, "{v}");
+        let left = v["clock"]["black_left_ms"].as_u64().expect("left");
+        // 60 s, less about 300 ms, plus the 1 s increment.
+        assert!((60_000..=60_700).contains(&left), "black has {left} ms");
+        assert_eq!(v["clock"]["white_left_ms"], 60000);
+        (id, left, white)
+    };
+    let server = Server::start(&db);
+    let v = server.get(&format!("/api/games/{id}"));
+    assert_eq!(v["clock"]["black_left_ms"].as_u64(), Some(left));
+    assert_eq!(v["time_control"]["increment_ms"], 1000);
+    let (status, v) = server.play(id, &white, "3c3d");
+    assert_eq!(status, 200, "{v}");
+    assert!(v["clock"]["white_left_ms"].as_u64().unwrap() > 60_000);
+}
+
+#[test]
+fn bad_clocks_are_refused_and_games_without_one_are_as_before() {
+    let db = temp_db("badclock");
+    let server = Server::start(&db);
+    for (clock, want) in [
+        (json!({"main_ms": 0}), 422),
+        (json!({"main_ms": -5}), 400),
+        (json!({"main_ms": 1000, "fischer": 2}), 400),
+        (json!({"main_ms": 100_000_000_000u64}), 422),
+        (json!("10+30"), 400),
+    ] {
+        let (status, v) = server.post(
+            "/api/games",
+            None,
+            json!({"variant": "shogi", "black": "human", "white": "human", "clock": clock}),
+        );
+        assert_eq!(status, want, "{clock}: {v}");
+        assert!(
+            v["error"].as_str().unwrap().contains("clock") || status == 400,
+            "{v}"
+        );
+    }
+    let (_, v) = server.create(json!({"variant": "shogi", "black": "human", "white": "human"}));
+    assert_eq!(v["time_control"], Value::Null);
+    assert_eq!(v["clock"]["black_left_ms"], Value::Null);
+    assert_eq!(v["clock"]["black_ms"], 0);
+}
+
+#[test]
+fn an_engine_plays_by_the_clock() {
+    let db = temp_db("engineclock");
+    let server = Server::start(&db);
+    // An hour per move asked for, two seconds of byoyomi given: the clock wins.
+    let (id, _) = server.create(json!({
+        "variant": "shogi", "black": {"engine": {"movetime_ms": 60000}}, "white": "human",
+        "clock": {"main_ms": 0, "byoyomi_ms": 2000}
+    }));
+    let v = wait_for(&server, id, |v| {
+        !moves(v).is_empty() || !v["result"].is_null()
+    });
+    assert_eq!(v["result"], Value::Null, "{v}");
+    let ms = v["times_ms"][0].as_u64().unwrap();
+    assert!(ms <= 2000, "the engine took {ms} ms");
+}
