@@ -7,6 +7,7 @@ use banmen_engine::{
     search, BestMove, Control, Evaluator, HistoryEntry, Limits, SearchOptions, Table,
 };
 use banmen_rules::{BitBoard, Game};
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 /// A search to run for the engine side to move.
@@ -76,8 +77,28 @@ fn think<B: BitBoard>(g: &Game<B>, limits: &Limits, control: &Control) -> BestMo
     .best
 }
 
+/// Queues the search in the engine pool; it runs when a slot is free (a game
+/// that moved on meanwhile is not searched).
 pub(crate) fn spawn_engine(s: Shared, job: EngineJob) {
-    tokio::task::spawn_blocking(move || {
+    s.pool.queued.fetch_add(1, Ordering::Relaxed);
+    tokio::spawn(async move {
+        let permit = s.pool.slots.clone().acquire_owned().await;
+        s.pool.queued.fetch_sub(1, Ordering::Relaxed);
+        let Ok(permit) = permit else { return };
+        if job.control.stop.load(Ordering::Relaxed) {
+            return;
+        }
+        s.pool.running.fetch_add(1, Ordering::Relaxed);
+        let shared = s.clone();
+        let _ = tokio::task::spawn_blocking(move || run(shared, job)).await;
+        s.pool.running.fetch_sub(1, Ordering::Relaxed);
+        drop(permit);
+    });
+}
+
+/// Searches and plays the engine's move.
+fn run(s: Shared, job: EngineJob) {
+    {
         let best = with_game!(&job.game, g => {
             let best = think(g, &job.limits, &job.control);
             match best {
@@ -113,5 +134,5 @@ pub(crate) fn spawn_engine(s: Shared, job: EngineJob) {
                 eprintln!("banmen serve: game {}: {msg}", job.id);
             }
         }
-    });
+    }
 }

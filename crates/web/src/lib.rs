@@ -3,12 +3,12 @@
 //! by the banmen search, live updates as server-sent events, and one page.
 
 use axum::body::Bytes;
-use axum::extract::{DefaultBodyLimit, Path, Query, State};
+use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, Query, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
-use axum::{Json, Router};
+use axum::{Extension, Json, Router};
 use banmen_engine::Control;
 use banmen_rules::game::GameError;
 use banmen_rules::{
@@ -20,13 +20,14 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::convert::Infallible;
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::path::{Path as FsPath, PathBuf};
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 use tokio::sync::broadcast;
 
+mod bounds;
 mod clock;
 mod engine;
 mod notation;
@@ -34,6 +35,8 @@ mod record;
 mod storage;
 mod variants;
 
+use bounds::{admit, Pool, Rates};
+pub use bounds::{cores, Bounds};
 pub use clock::TimeControl;
 use engine::{engine_job, spawn_engine, EngineJob};
 use storage::{load_games, open_db, store};
@@ -54,6 +57,8 @@ pub struct ServeOptions {
     pub port: u16,
     /// The SQLite file.
     pub db: PathBuf,
+    /// The engine pool and the limits per client.
+    pub bounds: Bounds,
 }
 
 /// Who plays a side.
@@ -117,6 +122,8 @@ struct Entry {
     left: [u64; 2],
     /// The side that lost on time.
     flagged: Option<Color>,
+    /// The address that created the game (not stored: unknown after a restart).
+    creator: Option<IpAddr>,
     /// Seconds since 1970: creation and last change.
     created: i64,
     updated: i64,
@@ -162,6 +169,7 @@ impl Entry {
             left: [head.time_control.map_or(0, |t| t.main_ms); 2],
             time_control: head.time_control,
             flagged: None,
+            creator: None,
             created,
             updated,
         }
@@ -312,12 +320,15 @@ impl Entry {
 struct Inner {
     conn: Connection,
     games: BTreeMap<i64, Entry>,
+    rates: Rates,
 }
 
 #[derive(Debug)]
 struct AppState {
     inner: Mutex<Inner>,
     events: broadcast::Sender<(i64, String)>,
+    bounds: Bounds,
+    pool: Pool,
 }
 
 type Shared = Arc<AppState>;
@@ -503,17 +514,41 @@ fn summary(e: &Entry) -> Value {
 }
 
 /// Builds the application on the database at `db` (created if missing);
-/// games whose engine is to move start thinking again.
+/// games whose engine is to move start thinking again. One engine search
+/// per core; no limit per client (see [`app_with`]).
 ///
 /// # Errors
 /// The database cannot be opened or read.
 pub async fn app(db: &FsPath) -> Result<Router, String> {
+    app_with(
+        db,
+        Bounds {
+            engine_games_per_client: None,
+            games_per_minute: None,
+            ..Bounds::default()
+        },
+    )
+    .await
+}
+
+/// [`app`] with these bounds. The limits per client need the peer's address:
+/// serve the router with `into_make_service_with_connect_info::<SocketAddr>()`.
+///
+/// # Errors
+/// The database cannot be opened or read.
+pub async fn app_with(db: &FsPath, bounds: Bounds) -> Result<Router, String> {
     let conn = open_db(db)?;
     let games = load_games(&conn)?;
     let (events, _) = broadcast::channel(256);
     let state = Arc::new(AppState {
-        inner: Mutex::new(Inner { conn, games }),
+        inner: Mutex::new(Inner {
+            conn,
+            games,
+            rates: Rates::default(),
+        }),
         events,
+        pool: Pool::new(bounds.engines),
+        bounds,
     });
     let jobs: Vec<EngineJob> = {
         let mut inner = state.inner.lock().expect("lock");
@@ -540,6 +575,7 @@ pub async fn app(db: &FsPath) -> Result<Router, String> {
         .route("/api/games/{id}/position", get(position_at))
         .route("/api/pieces", get(pieces))
         .route("/api/variants", get(variants_handler))
+        .route("/api/engines", get(engines_handler))
         .route("/api/games/{id}/moves", post(play))
         .route("/api/games/{id}/undo", post(undo))
         .route("/api/games/{id}/resign", post(resign))
@@ -553,7 +589,7 @@ pub async fn app(db: &FsPath) -> Result<Router, String> {
 /// # Errors
 /// The database or the address cannot be used.
 pub async fn serve(opts: &ServeOptions) -> Result<(), String> {
-    let router = app(&opts.db).await?;
+    let router = app_with(&opts.db, opts.bounds.clone()).await?;
     let listener = tokio::net::TcpListener::bind((opts.bind.as_str(), opts.port))
         .await
         .map_err(|e| format!("cannot bind {}:{}: {e}", opts.bind, opts.port))?;
@@ -562,9 +598,12 @@ pub async fn serve(opts: &ServeOptions) -> Result<(), String> {
         "banmen serve: http://{addr}/ (games in {})",
         opts.db.display()
     );
-    axum::serve(listener, router)
-        .await
-        .map_err(|e| e.to_string())
+    axum::serve(
+        listener,
+        router.into_make_service_with_connect_info::<SocketAddr>(),
+    )
+    .await
+    .map_err(|e| e.to_string())
 }
 
 /// `banmen serve`: builds a runtime and serves.
@@ -685,7 +724,7 @@ struct NewGame {
 
 /// Builds, stores (one transaction) and registers a game; answers `201` with
 /// its state and the seat tokens.
-fn insert_game(s: &Shared, new: NewGame) -> Result<Response, ApiError> {
+fn insert_game(s: &Shared, new: NewGame, client: Option<IpAddr>) -> Result<Response, ApiError> {
     let bad = |m: String| err(StatusCode::UNPROCESSABLE_ENTITY, m);
     let game = new_game(&new.variant, &new.rules, &new.start_sfen).map_err(bad)?;
     let tokens = new.players.map(|p| (p == Player::Human).then(new_token));
@@ -699,6 +738,7 @@ fn insert_game(s: &Shared, new: NewGame) -> Result<Response, ApiError> {
         time_control: new.time_control,
     };
     let mut entry = Entry::new(0, head, tokens.clone(), game, created, created);
+    entry.creator = client;
     for (i, m) in new.moves.iter().enumerate() {
         entry
             .push_move(m, 0)
@@ -711,7 +751,8 @@ fn insert_game(s: &Shared, new: NewGame) -> Result<Response, ApiError> {
     }
     let (value, job) = {
         let mut inner = s.inner.lock().expect("lock");
-        let Inner { conn, games } = &mut *inner;
+        let Inner { conn, games, rates } = &mut *inner;
+        admit(&s.bounds, rates, games.values(), client, &entry.players)?;
         storage::insert(conn, &mut entry).map_err(internal)?;
         let job = engine_job(&mut entry);
         let value = state(&entry);
@@ -726,7 +767,18 @@ fn insert_game(s: &Shared, new: NewGame) -> Result<Response, ApiError> {
     Ok((StatusCode::CREATED, Json(value)).into_response())
 }
 
-async fn create(State(s): State<Shared>, body: Bytes) -> Result<Response, ApiError> {
+/// The peer's address, when the server was started with it.
+type Client = Option<Extension<ConnectInfo<SocketAddr>>>;
+
+fn client_ip(c: Client) -> Option<IpAddr> {
+    c.map(|Extension(ConnectInfo(a))| a.ip())
+}
+
+async fn create(
+    State(s): State<Shared>,
+    client: Client,
+    body: Bytes,
+) -> Result<Response, ApiError> {
     let req: CreateRequest = body_json(&body)?;
     let players = [req.black, req.white];
     check_players(&players)?;
@@ -751,6 +803,7 @@ async fn create(State(s): State<Shared>, body: Bytes) -> Result<Response, ApiErr
                 moves: Vec::new(),
                 resigned: None,
             },
+            client_ip(client),
         )
     })
 }
@@ -804,6 +857,11 @@ async fn position_at(
     })))
 }
 
+/// `GET /api/engines`: the engine pool's limit, searches running and waiting.
+async fn engines_handler(State(s): State<Shared>) -> Json<Value> {
+    Json(s.pool.json())
+}
+
 /// `GET /api/variants`: the games, their options, handicaps and pieces.
 async fn variants_handler() -> Json<Value> {
     static VARIANTS: std::sync::OnceLock<Value> = std::sync::OnceLock::new();
@@ -853,7 +911,7 @@ fn change(
     let id = parse_id(id)?;
     let (value, job) = {
         let mut inner = s.inner.lock().expect("lock");
-        let Inner { conn, games } = &mut *inner;
+        let Inner { conn, games, .. } = &mut *inner;
         let e = games
             .get_mut(&id)
             .ok_or_else(|| err(StatusCode::NOT_FOUND, format!("no game {id}")))?;
@@ -910,7 +968,7 @@ fn expire(conn: &mut Connection, e: &mut Entry) -> bool {
 /// second, so that a game ends on time with no request coming in.
 fn expire_all(s: &Shared) {
     let mut inner = s.inner.lock().expect("lock");
-    let Inner { conn, games } = &mut *inner;
+    let Inner { conn, games, .. } = &mut *inner;
     for e in games.values_mut() {
         if e.time_control.is_some() && expire(conn, e) {
             let _ = s.events.send((e.id, state(e).to_string()));

@@ -2,8 +2,8 @@
 //! CSA, SFEN and USI lines, Western and Japanese move lists.
 
 use crate::{
-    blocking, body_json, check_players, err, insert_game, parse_id, ApiError, NewGame, Player,
-    Shared,
+    blocking, body_json, check_players, client_ip, err, insert_game, parse_id, ApiError, Client,
+    NewGame, Player, Shared,
 };
 use axum::body::Bytes;
 use axum::extract::{Path, Query, State};
@@ -45,7 +45,11 @@ fn handicap_of(variant: VariantName, start: &str) -> Option<String> {
 /// `POST /api/games/import` `{text, format?, black?, white?}`: a new game
 /// with the record's start, rules and moves (and its resignation); both seats
 /// human unless told otherwise.
-pub(crate) async fn import(State(s): State<Shared>, body: Bytes) -> Result<Response, ApiError> {
+pub(crate) async fn import(
+    State(s): State<Shared>,
+    client: Client,
+    body: Bytes,
+) -> Result<Response, ApiError> {
     let req: ImportRequest = body_json(&body)?;
     let bad = |m: String| err(StatusCode::UNPROCESSABLE_ENTITY, m);
     let format = req
@@ -78,6 +82,7 @@ pub(crate) async fn import(State(s): State<Shared>, body: Bytes) -> Result<Respo
                 moves: rec.moves,
                 resigned,
             },
+            client_ip(client),
         )
     })
 }

@@ -16,18 +16,33 @@ struct Server {
 
 impl Server {
     fn start(db: &Path) -> Server {
+        Server::start_with(db, None)
+    }
+
+    /// A server with these bounds, served with the peers' addresses as
+    /// `banmen serve` does.
+    fn start_with(db: &Path, bounds: Option<banmen_web::Bounds>) -> Server {
         let rt = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
             .enable_all()
             .build()
             .expect("runtime");
         let addr = rt.block_on(async {
-            let app = banmen_web::app(db).await.expect("app");
             let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
                 .await
                 .expect("bind");
             let addr = listener.local_addr().expect("addr");
-            tokio::spawn(async move { axum::serve(listener, app).await.expect("serve") });
+            match bounds {
+                None => {
+                    let app = banmen_web::app(db).await.expect("app");
+                    tokio::spawn(async move { axum::serve(listener, app).await.expect("serve") });
+                }
+                Some(b) => {
+                    let app = banmen_web::app_with(db, b).await.expect("app");
+                    let app = app.into_make_service_with_connect_info::<SocketAddr>();
+                    tokio::spawn(async move { axum::serve(listener, app).await.expect("serve") });
+                }
+            }
             addr
         });
         Server { rt: Some(rt), addr }
@@ -1040,4 +1055,114 @@ fn an_engine_plays_by_the_clock() {
     assert_eq!(v["result"], Value::Null, "{v}");
     let ms = v["times_ms"][0].as_u64().unwrap();
     assert!(ms <= 2000, "the engine took {ms} ms");
+}
+
+fn bounds(
+    engines: usize,
+    per_client: Option<usize>,
+    per_minute: Option<u32>,
+) -> banmen_web::Bounds {
+    banmen_web::Bounds {
+        engines,
+        engine_games_per_client: per_client,
+        games_per_minute: per_minute,
+    }
+}
+
+#[test]
+fn new_games_beyond_the_rate_get_429() {
+    let db = temp_db("rate");
+    let server = Server::start_with(&db, Some(bounds(1, None, Some(3))));
+    let body = json!({"variant": "shogi", "black": "human", "white": "human"});
+    for _ in 0..3 {
+        server.create(body.clone());
+    }
+    let (status, v) = server.post("/api/games", None, body.clone());
+    assert_eq!(status, 429, "{v}");
+    let msg = v["error"].as_str().expect("error");
+    assert!(
+        msg.contains("at most 3 a minute") && msg.contains("try again in"),
+        "{msg}"
+    );
+    // Imports count too; reading is never limited.
+    let (status, v) = server.post(
+        "/api/games/import",
+        None,
+        json!({"text": "position startpos"}),
+    );
+    assert_eq!(status, 429, "{v}");
+    assert_eq!(server.get("/api/games").as_array().map(Vec::len), Some(3));
+}
+
+#[test]
+fn open_engine_games_per_client_are_bounded() {
+    let db = temp_db("perclient");
+    let server = Server::start_with(&db, Some(bounds(1, Some(2), None)));
+    // The engine plays White: nothing to think about until Black moves.
+    let engine_game =
+        json!({"variant": "shogi", "black": "human", "white": {"engine": {"movetime_ms": 100}}});
+    let (first, created) = server.create(engine_game.clone());
+    server.create(engine_game.clone());
+    let (status, v) = server.post("/api/games", None, engine_game.clone());
+    assert_eq!(status, 429, "{v}");
+    assert!(v["error"].as_str().unwrap().contains("at most 2"), "{v}");
+    // Games between people are not engine games.
+    server.create(json!({"variant": "shogi", "black": "human", "white": "human"}));
+    // A finished engine game frees its place.
+    let (black, _) = tokens(&created);
+    let (status, _) = server.post(
+        &format!("/api/games/{first}/resign"),
+        Some(&black),
+        json!({}),
+    );
+    assert_eq!(status, 200);
+    server.create(engine_game);
+}
+
+#[test]
+fn the_engine_pool_runs_at_most_n_searches_and_queues_the_rest() {
+    let db = temp_db("pool");
+    let server = Server::start_with(&db, Some(bounds(1, None, None)));
+    assert_eq!(server.get("/api/engines")["limit"], 1);
+    let engine_black =
+        json!({"variant": "shogi", "black": {"engine": {"movetime_ms": 400}}, "white": "human"});
+    let ids: Vec<i64> = (0..3)
+        .map(|_| server.create(engine_black.clone()).0)
+        .collect();
+    let mut most_queued = 0;
+    let start = Instant::now();
+    loop {
+        let pool = server.get("/api/engines");
+        assert!(pool["running"].as_u64().unwrap() <= 1, "{pool}");
+        most_queued = most_queued.max(pool["queued"].as_u64().unwrap());
+        let done = ids
+            .iter()
+            .filter(|id| !moves(&server.get(&format!("/api/games/{id}"))).is_empty())
+            .count();
+        if done == ids.len() {
+            break;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "searches stuck: {pool}"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(most_queued >= 1, "the other searches waited");
+    // One at a time: three searches of 400 ms take about 1.2 s.
+    assert!(
+        start.elapsed() >= Duration::from_millis(1000),
+        "{:?}",
+        start.elapsed()
+    );
+    // The last search leaves the pool just after its move is stored.
+    let idle = |p: &Value| p["running"] == 0 && p["queued"] == 0;
+    let start = Instant::now();
+    while !idle(&server.get("/api/engines")) {
+        assert!(
+            start.elapsed() < Duration::from_secs(5),
+            "the pool stays busy"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
 }
