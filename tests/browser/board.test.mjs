@@ -102,11 +102,13 @@ test("shogi against the engine: click and drag, last move, take back, reload", a
   let g = await state(page);
   assert.deepEqual(g.moves.filter((_, i) => i % 2 === 0), ["7g7f", "2g2f"]);
   assert.equal(await page.locator("#board rect.last").count(), 2, "last move marked");
-  assert.match(await page.textContent("#moves li:first-child"), /P-7f/);
+  assert.match(await page.textContent('#moves li[data-ply="1"]'), /P-7f/);
   await page.screenshot({ path: join(ARTIFACTS, "shogi.png") });
-  // Take back: the engine's reply and my move.
-  await page.click("#undo");
+  // Take back: the engine's reply and my move — once, even on a double click.
+  await page.dblclick("#undo");
   await waitMoves(page, 2);
+  await page.waitForTimeout(500);
+  assert.equal(await moveCount(page), 2, "a double click takes back once");
   g = await state(page);
   assert.deepEqual(g.moves.slice(0, 1), ["7g7f"]);
   // Reload: the same game from the server.
@@ -146,6 +148,11 @@ test("an engine that answers at once: 50 moves in a row, no freeze", async () =>
     assert.equal(g.moves.length, server.moves.length);
     if (!g.result) assert.ok(await page.locator("#board .piece").count() > 0);
   }
+  // The move list scrolls vertically and shows the last move.
+  const list = await page.locator("#moves").boundingBox();
+  const last = await page.locator("#moves li.current").boundingBox();
+  assert.ok(last.y >= list.y - 1 && last.y + last.height <= list.y + list.height + 1, "the current move is in view");
+  assert.equal(await page.evaluate(() => { const m = document.querySelector("#moves"); return m.scrollWidth <= m.clientWidth; }), true, "no hidden columns");
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
@@ -181,17 +188,20 @@ test("a short byoyomi game is lost on time", async () => {
 test("cannon shogi against the engine: a few moves", async () => {
   const page = await newPage();
   await newGame(page, { variant: "cannonshogi" });
-  assert.equal(await page.textContent('#board [data-token="U"]'), "GC", "cannons in Western letters");
-  // The legend names a piece as the board does (GET /api/variants): SC, not A.
-  await page.hover('#board rect[data-sq="7h"]');
-  await page.waitForFunction(() => document.querySelector("#legend").dataset.piece === "A");
-  assert.match(await page.textContent("#legend strong"), /^SC 銀砲 — silver cannon$/);
-  // Kanji: the names of banmen-rules, the king by side.
+  // Kanji by default on 9x9 where a font has them (letters, not empty boxes,
+  // where none has); chosen, always kanji: the names of banmen-rules, the king by side.
+  const font = await page.evaluate(() => ui.kanjiFont);
+  assert.equal(await page.textContent('#board [data-token="U"]'), font ? "金砲" : "GC", `kanji font: ${font}`);
   await page.selectOption("#piece-style", "kanji");
   assert.equal(await page.textContent('#board [data-token="U"]'), "金砲");
   assert.equal(await page.textContent('#board [data-token="K"]'), "王");
   assert.equal(await page.textContent('#board [data-token="k"]'), "玉");
   await page.selectOption("#piece-style", "letters");
+  assert.equal(await page.textContent('#board [data-token="U"]'), "GC", "cannons in Western letters");
+  // The legend names a piece as the board does (GET /api/variants): SC, not A.
+  await page.hover('#board rect[data-sq="7h"]');
+  await page.waitForFunction(() => document.querySelector("#legend").dataset.piece === "A");
+  assert.match(await page.textContent("#legend strong"), /^SC 銀砲 — silver cannon$/);
   for (let i = 0; i < 3; i++) await playAnyAndWait(page, i * 3);
   assert.equal(await moveCount(page), 6);
   await page.screenshot({ path: join(ARTIFACTS, "cannonshogi.png") });
@@ -203,6 +213,7 @@ test("dai dai shogi against the engine: moves, legend, zoom", async () => {
   const page = await newPage();
   await newGame(page, { variant: "daidaishogi" });
   assert.equal(await page.locator("#board rect[data-sq]").count(), 289);
+  assert.match(await page.textContent('#board [data-piece-sq="9p"]'), /^[A-Z]{1,3}$/, "letters by default on 17x17");
   for (let i = 0; i < 2; i++) await playAnyAndWait(page, i * 5);
   // The legend of a lion (on 9p at the start) on hover.
   await page.hover('#board rect[data-sq="9p"]');
@@ -269,6 +280,14 @@ test("two players on one board: promotion choice, drop, keyboard, notation, resi
     await page.mouse.up();
     await waitMoves(page, 8);
     assert.equal((await state(page)).moves[7], "B*5d");
+  }
+  // The move list: numbered pairs in one column.
+  {
+    const box = async (p) => page.locator(`#moves li[data-ply="${p}"]`).boundingBox();
+    const [a, b, c] = [await box(1), await box(2), await box(3)];
+    assert.equal(Math.round(a.y), Math.round(b.y), "Black's and White's moves side by side");
+    assert.ok(b.x > a.x && c.y > a.y && Math.abs(c.x - a.x) < 2, "the next pair below");
+    assert.equal(await page.textContent("#moves .n"), "1.");
   }
   // Japanese notation.
   await page.selectOption("#notation", "japanese");
