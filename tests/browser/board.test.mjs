@@ -36,14 +36,14 @@ async function newPage(viewport = { width: 1366, height: 900 }) {
   return page;
 }
 
-async function newGame(page, { variant = "shogi", opponent = "engine", side = "black", rules = "" } = {}) {
+async function newGame(page, { variant = "shogi", opponent = "engine", side = "black", rules = "", movetime = MOVETIME } = {}) {
   if (await page.isHidden("#panel-new")) await page.click("#show-new");
   await page.selectOption("#variant", variant);
   await page.waitForFunction((v) => document.querySelector("#handicap").options.length >= 1 && document.querySelector("#variant").value === v, variant);
   if (rules) await page.selectOption("#rules", rules);
   await page.selectOption("select[name=side]", side);
   await page.selectOption("#opponent", opponent);
-  await page.fill("input[name=movetime]", MOVETIME);
+  await page.fill("input[name=movetime]", movetime);
   const old = await page.evaluate(() => (ui.game ? ui.game.id : null));
   await page.click("#create");
   await page.waitForFunction(([v, old]) => ui.game && ui.game.variant === v && ui.game.id !== old, [variant, old]);
@@ -102,11 +102,13 @@ test("shogi against the engine: click and drag, last move, take back, reload", a
   let g = await state(page);
   assert.deepEqual(g.moves.filter((_, i) => i % 2 === 0), ["7g7f", "2g2f"]);
   assert.equal(await page.locator("#board rect.last").count(), 2, "last move marked");
-  assert.match(await page.textContent("#moves li:first-child"), /P-7f/);
+  assert.match(await page.textContent('#moves li[data-ply="1"]'), /P-7f/);
   await page.screenshot({ path: join(ARTIFACTS, "shogi.png") });
-  // Take back: the engine's reply and my move.
-  await page.click("#undo");
+  // Take back: the engine's reply and my move — once, even on a double click.
+  await page.dblclick("#undo");
   await waitMoves(page, 2);
+  await page.waitForTimeout(500);
+  assert.equal(await moveCount(page), 2, "a double click takes back once");
   g = await state(page);
   assert.deepEqual(g.moves.slice(0, 1), ["7g7f"]);
   // Reload: the same game from the server.
@@ -122,20 +124,84 @@ test("shogi against the engine: click and drag, last move, take back, reload", a
   await page.context().close();
 });
 
+test("an engine that answers at once: 50 moves in a row, no freeze", async () => {
+  // At 1 ms per move the engine's reply (a live event) often comes before the
+  // answer to the move that asked for it; the page must keep the newer state.
+  const page = await newPage();
+  let played = 0;
+  while (played < 50) {
+    let g = await state(page);
+    if (!g || g.result) { await newGame(page, { movetime: "1" }); g = await state(page); }
+    const n = g.moves.length;
+    const plain = g.legal_moves.filter((m) => /^\d[a-z]\d[a-z]$/.test(m));
+    const m = plain[(played * 7) % plain.length];
+    await clickSq(page, m.slice(0, 2));
+    await page.waitForSelector(`#board [data-target="${m.slice(2, 4)}"]`);
+    await clickSq(page, m.slice(2, 4));
+    if (await page.isVisible("#chooser")) await page.click("#promote-no");
+    // The engine's reply or the end of the game, well before a person would notice.
+    await page.waitForFunction((n) => ui.game.moves.length >= n + 2 || ui.game.result, n, { timeout: 10000 });
+    played++;
+    g = await state(page);
+    const server = await page.evaluate((id) => fetch(`/api/games/${id}`).then((r) => r.json()), g.id);
+    assert.equal(g.version, server.version, `move ${played}: the page shows the newest state`);
+    assert.equal(g.moves.length, server.moves.length);
+    if (!g.result) assert.ok(await page.locator("#board .piece").count() > 0);
+  }
+  // The move list scrolls vertically and shows the last move.
+  const list = await page.locator("#moves").boundingBox();
+  const last = await page.locator("#moves li.current").boundingBox();
+  assert.ok(last.y >= list.y - 1 && last.y + last.height <= list.y + list.height + 1, "the current move is in view");
+  assert.equal(await page.evaluate(() => { const m = document.querySelector("#moves"); return m.scrollWidth <= m.clientWidth; }), true, "no hidden columns");
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test("a short byoyomi game is lost on time", async () => {
+  const page = await newPage();
+  // The page opens the new-game panel once it has the games: wait for that.
+  await page.waitForFunction(() => document.querySelector("#variant").options.length > 0);
+  if (await page.isHidden("#panel-new")) await page.click("#show-new");
+  await page.selectOption("#clock", "custom");
+  await page.fill("input[name=main_s]", "1");
+  await page.fill("input[name=byoyomi_s]", "2");
+  await page.fill("input[name=increment_s]", "0");
+  await newGame(page);
+  const g = await state(page);
+  assert.deepEqual(g.time_control, { main_ms: 1000, byoyomi_ms: 2000, increment_ms: 0 });
+  assert.match(await page.textContent("#status"), /1 s \+ 2 s byoyomi/);
+  // Black's clock counts down through the main time into the byoyomi…
+  await page.waitForFunction(() => document.querySelector("#clock-black").textContent.startsWith("秒"));
+  assert.ok(await page.locator("#clock-black.byoyomi.running").count(), "byoyomi shown");
+  // …and the server ends the game with no move made.
+  await page.waitForSelector("#banner:not([hidden])", { timeout: 10000 });
+  assert.match(await page.textContent("#banner"), /White ☖ wins by time/);
+  assert.ok(await page.locator("#clock-black.flag").count(), "Black's flag shown");
+  assert.equal((await state(page)).moves.length, 0);
+  await clickSq(page, "7g");
+  assert.equal(await page.locator("#board .target").count(), 0, "no move after the flag");
+  await page.screenshot({ path: join(ARTIFACTS, "time-loss.png") });
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
 test("cannon shogi against the engine: a few moves", async () => {
   const page = await newPage();
   await newGame(page, { variant: "cannonshogi" });
-  assert.equal(await page.textContent('#board [data-token="U"]'), "GC", "cannons in Western letters");
-  // The legend names a piece as the board does (GET /api/variants): SC, not A.
-  await page.hover('#board rect[data-sq="7h"]');
-  await page.waitForFunction(() => document.querySelector("#legend").dataset.piece === "A");
-  assert.match(await page.textContent("#legend strong"), /^SC 銀砲 — silver cannon$/);
-  // Kanji: the names of banmen-rules, the king by side.
+  // Kanji by default on 9x9 where a font has them (letters, not empty boxes,
+  // where none has); chosen, always kanji: the names of banmen-rules, the king by side.
+  const font = await page.evaluate(() => ui.kanjiFont);
+  assert.equal(await page.textContent('#board [data-token="U"]'), font ? "金砲" : "GC", `kanji font: ${font}`);
   await page.selectOption("#piece-style", "kanji");
   assert.equal(await page.textContent('#board [data-token="U"]'), "金砲");
   assert.equal(await page.textContent('#board [data-token="K"]'), "王");
   assert.equal(await page.textContent('#board [data-token="k"]'), "玉");
   await page.selectOption("#piece-style", "letters");
+  assert.equal(await page.textContent('#board [data-token="U"]'), "GC", "cannons in Western letters");
+  // The legend names a piece as the board does (GET /api/variants): SC, not A.
+  await page.hover('#board rect[data-sq="7h"]');
+  await page.waitForFunction(() => document.querySelector("#legend").dataset.piece === "A");
+  assert.match(await page.textContent("#legend strong"), /^SC 銀砲 — silver cannon$/);
   for (let i = 0; i < 3; i++) await playAnyAndWait(page, i * 3);
   assert.equal(await moveCount(page), 6);
   await page.screenshot({ path: join(ARTIFACTS, "cannonshogi.png") });
@@ -147,6 +213,7 @@ test("dai dai shogi against the engine: moves, legend, zoom", async () => {
   const page = await newPage();
   await newGame(page, { variant: "daidaishogi" });
   assert.equal(await page.locator("#board rect[data-sq]").count(), 289);
+  assert.match(await page.textContent('#board [data-piece-sq="9p"]'), /^[A-Z]{1,3}$/, "letters by default on 17x17");
   for (let i = 0; i < 2; i++) await playAnyAndWait(page, i * 5);
   // The legend of a lion (on 9p at the start) on hover.
   await page.hover('#board rect[data-sq="9p"]');
@@ -213,6 +280,14 @@ test("two players on one board: promotion choice, drop, keyboard, notation, resi
     await page.mouse.up();
     await waitMoves(page, 8);
     assert.equal((await state(page)).moves[7], "B*5d");
+  }
+  // The move list: numbered pairs in one column.
+  {
+    const box = async (p) => page.locator(`#moves li[data-ply="${p}"]`).boundingBox();
+    const [a, b, c] = [await box(1), await box(2), await box(3)];
+    assert.equal(Math.round(a.y), Math.round(b.y), "Black's and White's moves side by side");
+    assert.ok(b.x > a.x && c.y > a.y && Math.abs(c.x - a.x) < 2, "the next pair below");
+    assert.equal(await page.textContent("#moves .n"), "1.");
   }
   // Japanese notation.
   await page.selectOption("#notation", "japanese");

@@ -5,6 +5,7 @@
 # Screenshots land in tests/browser/artifacts/ (git-ignored).
 #   BANMEN_BIN=path/to/banmen  use this binary instead of building one
 #   CHROMIUM=path/to/chromium  the browser (default /usr/bin/chromium)
+# Arguments go to `node --test` (e.g. --test-name-pattern=clock).
 set -euo pipefail
 cd "$(dirname "$0")"
 root=$(cd ../.. && pwd)
@@ -35,7 +36,7 @@ done
 
 start=$SECONDS
 status=0
-node --test board.test.mjs || status=$?
+node --test "$@" board.test.mjs || status=$?
 echo "browser tests: $((SECONDS - start)) s (screenshots in tests/browser/artifacts/)"
 if [[ $status -ne 0 ]]; then
   echo "--- banmen serve log ---"

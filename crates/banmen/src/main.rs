@@ -62,6 +62,15 @@ struct ServeArgs {
     /// The SQLite file that keeps the games.
     #[arg(long, default_value = "banmen.sqlite")]
     db: std::path::PathBuf,
+    /// At most this many engine searches at once, the others queued (default: the cores).
+    #[arg(long)]
+    engines: Option<usize>,
+    /// At most this many unfinished engine games created from one address (0: no limit).
+    #[arg(long, default_value_t = 8)]
+    engine_games_per_client: usize,
+    /// At most this many games created or imported from one address a minute (0: no limit).
+    #[arg(long, default_value_t = 30)]
+    games_per_minute: u32,
 }
 
 fn main() -> ExitCode {
@@ -82,6 +91,11 @@ fn main() -> ExitCode {
             bind: args.bind,
             port: args.port,
             db: args.db,
+            bounds: banmen_web::Bounds {
+                engines: args.engines.unwrap_or_else(banmen_web::cores),
+                engine_games_per_client: Some(args.engine_games_per_client).filter(|&n| n > 0),
+                games_per_minute: Some(args.games_per_minute).filter(|&n| n > 0),
+            },
         }),
     };
     match result {

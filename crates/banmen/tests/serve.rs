@@ -68,6 +68,22 @@ fn field(json: &str, key: &str) -> String {
     json[at..].split('"').next().expect("value").to_string()
 }
 
+/// The number after `"key":` in a JSON text.
+fn number(json: &str, key: &str) -> u64 {
+    let pat = format!("\"{key}\":");
+    let at = json
+        .find(&pat)
+        .unwrap_or_else(|| panic!("no {key} in {json}"))
+        + pat.len();
+    let digits: String = json[at..]
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    digits
+        .parse()
+        .unwrap_or_else(|_| panic!("{key} is not a number in {json}"))
+}
+
 #[test]
 fn a_game_survives_kill_9() {
     let dir = std::env::temp_dir().join(format!("banmen-serve-test-{}", std::process::id()));
@@ -81,7 +97,8 @@ fn a_game_survives_kill_9() {
         "POST",
         "/api/games",
         None,
-        r#"{"variant":"shogi","black":"human","white":"human"}"#,
+        r#"{"variant":"shogi","black":"human","white":"human",
+            "clock":{"main_ms":600000,"byoyomi_ms":30000}}"#,
     )
     .expect("create");
     assert_eq!(status, 201, "{created}");
@@ -97,6 +114,8 @@ fn a_game_survives_kill_9() {
     .expect("move");
     assert_eq!(status, 200, "{after}");
     let sfen = field(&after, "sfen");
+    let black_left = number(&after, "black_left_ms");
+    assert!(black_left <= 600_000, "{after}");
     child.kill().expect("kill -9");
     child.wait().expect("wait");
 
@@ -107,5 +126,8 @@ fn a_game_survives_kill_9() {
     assert_eq!(status, 200, "{state}");
     assert_eq!(field(&state, "sfen"), sfen);
     assert!(state.contains("\"moves\":[\"7g7f\"]"), "{state}");
+    // The clocks too: Black's main time as the move left it.
+    assert_eq!(number(&state, "black_left_ms"), black_left, "{state}");
+    assert_eq!(number(&state, "byoyomi_ms"), 30000, "{state}");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -3,12 +3,12 @@
 //! by the banmen search, live updates as server-sent events, and one page.
 
 use axum::body::Bytes;
-use axum::extract::{DefaultBodyLimit, Path, Query, State};
+use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, Query, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
-use axum::{Json, Router};
+use axum::{Extension, Json, Router};
 use banmen_engine::Control;
 use banmen_rules::game::GameError;
 use banmen_rules::{
@@ -20,19 +20,24 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::convert::Infallible;
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::path::{Path as FsPath, PathBuf};
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 use tokio::sync::broadcast;
 
+mod bounds;
+mod clock;
 mod engine;
 mod notation;
 mod record;
 mod storage;
 mod variants;
 
+use bounds::{admit, Pool, Rates};
+pub use bounds::{cores, Bounds};
+pub use clock::TimeControl;
 use engine::{engine_job, spawn_engine, EngineJob};
 use storage::{load_games, open_db, store};
 
@@ -52,6 +57,8 @@ pub struct ServeOptions {
     pub port: u16,
     /// The SQLite file.
     pub db: PathBuf,
+    /// The engine pool and the limits per client.
+    pub bounds: Bounds,
 }
 
 /// Who plays a side.
@@ -96,6 +103,10 @@ struct Entry {
     /// Bumped by undo and resign: a running engine search for an older
     /// generation is thrown away.
     generation: u64,
+    /// Bumped by every change of the state (a move, a take-back, a
+    /// resignation, a flag falling) and stored with it: the page keeps the
+    /// newest state it was given, whichever way it came.
+    version: u64,
     control: Option<Arc<Control>>,
     /// The moves as USI, Western and Japanese text, and the milliseconds
     /// each took, kept in step with `game` (computed once per move).
@@ -105,6 +116,14 @@ struct Entry {
     times: Vec<u64>,
     /// When the side to move began to think (a restart resets it).
     turn_started: Instant,
+    /// The time control, if the game has one.
+    time_control: Option<TimeControl>,
+    /// Each side's main time left at the start of its turn (kept from `times`).
+    left: [u64; 2],
+    /// The side that lost on time.
+    flagged: Option<Color>,
+    /// The address that created the game (not stored: unknown after a restart).
+    creator: Option<IpAddr>,
     /// Seconds since 1970: creation and last change.
     created: i64,
     updated: i64,
@@ -117,6 +136,7 @@ struct Head {
     handicap: Option<String>,
     start_sfen: String,
     players: [Player; 2],
+    time_control: Option<TimeControl>,
 }
 
 impl Entry {
@@ -139,12 +159,17 @@ impl Entry {
             tokens,
             game,
             generation: 0,
+            version: 0,
             control: None,
             usi: Vec::new(),
             western: Vec::new(),
             japanese: Vec::new(),
             times: Vec::new(),
             turn_started: Instant::now(),
+            left: [head.time_control.map_or(0, |t| t.main_ms); 2],
+            time_control: head.time_control,
+            flagged: None,
+            creator: None,
             created,
             updated,
         }
@@ -157,7 +182,13 @@ struct Snapshot {
     texts: [Vec<String>; 3],
     times: Vec<u64>,
     turn_started: Instant,
+    version: u64,
+    left: [u64; 2],
+    flagged: Option<Color>,
 }
+
+/// The reason a game lost on time ends with.
+const TIME: &str = "time";
 
 fn now_secs() -> i64 {
     std::time::SystemTime::now()
@@ -184,6 +215,8 @@ impl Entry {
         self.japanese.push(japanese);
         self.times.push(ms);
         self.turn_started = Instant::now();
+        self.version += 1;
+        self.update_clock();
         Ok(())
     }
     /// Takes back the last move.
@@ -195,6 +228,38 @@ impl Entry {
         self.japanese.truncate(n);
         self.times.truncate(n);
         self.turn_started = Instant::now();
+        self.version += 1;
+        self.update_clock();
+    }
+    /// Recounts the main time left from the moves' times.
+    fn update_clock(&mut self) {
+        if let Some(tc) = self.time_control {
+            let first = with_game!(&self.game, g => g.start().side_to_move());
+            self.left = tc.left_after(&self.times, first);
+        }
+    }
+    /// The side to move, when its flag has fallen in a game still on.
+    fn flag_fallen(&self) -> Option<Color> {
+        let tc = self.time_control?;
+        if self.result().is_some() {
+            return None;
+        }
+        let side = self.side_to_move();
+        tc.flag_fell(self.left[side.index()], self.turn_ms())
+            .then_some(side)
+    }
+    /// The winner (`None`: a draw) and the reason, once the game is over.
+    fn result(&self) -> Option<(Option<Color>, &'static str)> {
+        if let Some(loser) = self.flagged {
+            return Some((Some(!loser), TIME));
+        }
+        self.outcome().map(|o| (o.winner, o.reason.as_str()))
+    }
+    fn result_json(&self) -> Value {
+        match self.result() {
+            Some((winner, reason)) => json!({ "winner": winner.map(color_name), "reason": reason }),
+            None => Value::Null,
+        }
     }
     /// A copy of the game and its move texts, to put back when storing fails.
     fn snapshot(&self) -> Snapshot {
@@ -207,6 +272,9 @@ impl Entry {
             ],
             times: self.times.clone(),
             turn_started: self.turn_started,
+            version: self.version,
+            left: self.left,
+            flagged: self.flagged,
         }
     }
     fn restore(&mut self, s: Snapshot) {
@@ -214,6 +282,9 @@ impl Entry {
         [self.usi, self.western, self.japanese] = s.texts;
         self.times = s.times;
         self.turn_started = s.turn_started;
+        self.version = s.version;
+        self.left = s.left;
+        self.flagged = s.flagged;
     }
     /// Milliseconds the side to move has been thinking.
     fn turn_ms(&self) -> u64 {
@@ -249,12 +320,15 @@ impl Entry {
 struct Inner {
     conn: Connection,
     games: BTreeMap<i64, Entry>,
+    rates: Rates,
 }
 
 #[derive(Debug)]
 struct AppState {
     inner: Mutex<Inner>,
     events: broadcast::Sender<(i64, String)>,
+    bounds: Bounds,
+    pool: Pool,
 }
 
 type Shared = Arc<AppState>;
@@ -376,21 +450,21 @@ fn board_json<B: BitBoard>(pos: &Position<B>) -> Value {
 fn state(e: &Entry) -> Value {
     with_game!(&e.game, g => {
         let pos = g.position();
-        let legal: Vec<String> = if g.outcome().is_some() {
+        let over = e.result().is_some();
+        let legal: Vec<String> = if over {
             Vec::new()
         } else {
             pos.legal_moves().iter().map(|&m| pos.move_to_usi(m)).collect()
         };
-        let result = g.outcome().map(|o| json!({
-            "winner": o.winner.map(color_name),
-            "reason": o.reason.as_str(),
-        }));
+        let result = e.result_json();
+        let left = |c: usize| e.time_control.map(|_| e.left[c]);
         let mut used = [0u64; 2];
         for (i, ms) in e.times.iter().enumerate() {
             used[e.mover(i + 1).index()] += ms;
         }
         json!({
             "id": e.id,
+            "version": e.version,
             "variant": e.variant,
             "rules": e.rules,
             "handicap": e.handicap,
@@ -402,8 +476,11 @@ fn state(e: &Entry) -> Value {
             "clock": {
                 "black_ms": used[0],
                 "white_ms": used[1],
-                "turn_ms": if g.outcome().is_some() { 0 } else { e.turn_ms() },
+                "turn_ms": if over { 0 } else { e.turn_ms() },
+                "black_left_ms": left(0),
+                "white_left_ms": left(1),
             },
+            "time_control": e.time_control,
             "legal_moves": legal,
             "side_to_move": color_name(pos.side_to_move()),
             "result": result,
@@ -418,19 +495,16 @@ fn state(e: &Entry) -> Value {
 
 /// The short form `GET /api/games` lists.
 fn summary(e: &Entry) -> Value {
-    let result = e.outcome().map(|o| {
-        json!({
-            "winner": o.winner.map(color_name),
-            "reason": o.reason.as_str(),
-        })
-    });
+    let result = e.result_json();
     json!({
         "id": e.id,
+        "version": e.version,
         "variant": e.variant,
         "rules": e.rules,
         "handicap": e.handicap,
         "black": e.players[0],
         "white": e.players[1],
+        "time_control": e.time_control,
         "move_count": e.ply(),
         "side_to_move": color_name(e.side_to_move()),
         "result": result,
@@ -440,17 +514,41 @@ fn summary(e: &Entry) -> Value {
 }
 
 /// Builds the application on the database at `db` (created if missing);
-/// games whose engine is to move start thinking again.
+/// games whose engine is to move start thinking again. One engine search
+/// per core; no limit per client (see [`app_with`]).
 ///
 /// # Errors
 /// The database cannot be opened or read.
 pub async fn app(db: &FsPath) -> Result<Router, String> {
+    app_with(
+        db,
+        Bounds {
+            engine_games_per_client: None,
+            games_per_minute: None,
+            ..Bounds::default()
+        },
+    )
+    .await
+}
+
+/// [`app`] with these bounds. The limits per client need the peer's address:
+/// serve the router with `into_make_service_with_connect_info::<SocketAddr>()`.
+///
+/// # Errors
+/// The database cannot be opened or read.
+pub async fn app_with(db: &FsPath, bounds: Bounds) -> Result<Router, String> {
     let conn = open_db(db)?;
     let games = load_games(&conn)?;
     let (events, _) = broadcast::channel(256);
     let state = Arc::new(AppState {
-        inner: Mutex::new(Inner { conn, games }),
+        inner: Mutex::new(Inner {
+            conn,
+            games,
+            rates: Rates::default(),
+        }),
         events,
+        pool: Pool::new(bounds.engines),
+        bounds,
     });
     let jobs: Vec<EngineJob> = {
         let mut inner = state.inner.lock().expect("lock");
@@ -459,6 +557,15 @@ pub async fn app(db: &FsPath) -> Result<Router, String> {
     for job in jobs {
         spawn_engine(state.clone(), job);
     }
+    let weak = Arc::downgrade(&state);
+    tokio::spawn(async move {
+        let mut tick = tokio::time::interval(std::time::Duration::from_millis(100));
+        loop {
+            tick.tick().await;
+            let Some(s) = weak.upgrade() else { break };
+            blocking(|| expire_all(&s));
+        }
+    });
     Ok(Router::new()
         .route("/", get(index))
         .route("/api/games", post(create).get(list))
@@ -468,6 +575,7 @@ pub async fn app(db: &FsPath) -> Result<Router, String> {
         .route("/api/games/{id}/position", get(position_at))
         .route("/api/pieces", get(pieces))
         .route("/api/variants", get(variants_handler))
+        .route("/api/engines", get(engines_handler))
         .route("/api/games/{id}/moves", post(play))
         .route("/api/games/{id}/undo", post(undo))
         .route("/api/games/{id}/resign", post(resign))
@@ -481,7 +589,7 @@ pub async fn app(db: &FsPath) -> Result<Router, String> {
 /// # Errors
 /// The database or the address cannot be used.
 pub async fn serve(opts: &ServeOptions) -> Result<(), String> {
-    let router = app(&opts.db).await?;
+    let router = app_with(&opts.db, opts.bounds.clone()).await?;
     let listener = tokio::net::TcpListener::bind((opts.bind.as_str(), opts.port))
         .await
         .map_err(|e| format!("cannot bind {}:{}: {e}", opts.bind, opts.port))?;
@@ -490,9 +598,12 @@ pub async fn serve(opts: &ServeOptions) -> Result<(), String> {
         "banmen serve: http://{addr}/ (games in {})",
         opts.db.display()
     );
-    axum::serve(listener, router)
-        .await
-        .map_err(|e| e.to_string())
+    axum::serve(
+        listener,
+        router.into_make_service_with_connect_info::<SocketAddr>(),
+    )
+    .await
+    .map_err(|e| e.to_string())
 }
 
 /// `banmen serve`: builds a runtime and serves.
@@ -552,11 +663,8 @@ fn seat(headers: &HeaderMap, e: &Entry) -> Result<Color, ApiError> {
         })
 }
 
-fn game_over(o: Outcome) -> ApiError {
-    err(
-        StatusCode::CONFLICT,
-        format!("the game is over ({})", o.reason),
-    )
+fn game_over(reason: &str) -> ApiError {
+    err(StatusCode::CONFLICT, format!("the game is over ({reason})"))
 }
 
 #[derive(Deserialize)]
@@ -569,6 +677,9 @@ struct CreateRequest {
     handicap: Option<String>,
     black: Player,
     white: Player,
+    /// The time control; none: the clocks only count the time used.
+    #[serde(default)]
+    clock: Option<TimeControl>,
 }
 
 /// Runs `f`, which takes the games' lock and may wait for the disk, without
@@ -606,13 +717,14 @@ struct NewGame {
     handicap: Option<String>,
     start_sfen: String,
     players: [Player; 2],
+    time_control: Option<TimeControl>,
     moves: Vec<String>,
     resigned: Option<Color>,
 }
 
 /// Builds, stores (one transaction) and registers a game; answers `201` with
 /// its state and the seat tokens.
-fn insert_game(s: &Shared, new: NewGame) -> Result<Response, ApiError> {
+fn insert_game(s: &Shared, new: NewGame, client: Option<IpAddr>) -> Result<Response, ApiError> {
     let bad = |m: String| err(StatusCode::UNPROCESSABLE_ENTITY, m);
     let game = new_game(&new.variant, &new.rules, &new.start_sfen).map_err(bad)?;
     let tokens = new.players.map(|p| (p == Player::Human).then(new_token));
@@ -623,8 +735,10 @@ fn insert_game(s: &Shared, new: NewGame) -> Result<Response, ApiError> {
         handicap: new.handicap,
         start_sfen: new.start_sfen,
         players: new.players,
+        time_control: new.time_control,
     };
     let mut entry = Entry::new(0, head, tokens.clone(), game, created, created);
+    entry.creator = client;
     for (i, m) in new.moves.iter().enumerate() {
         entry
             .push_move(m, 0)
@@ -637,7 +751,8 @@ fn insert_game(s: &Shared, new: NewGame) -> Result<Response, ApiError> {
     }
     let (value, job) = {
         let mut inner = s.inner.lock().expect("lock");
-        let Inner { conn, games } = &mut *inner;
+        let Inner { conn, games, rates } = &mut *inner;
+        admit(&s.bounds, rates, games.values(), client, &entry.players)?;
         storage::insert(conn, &mut entry).map_err(internal)?;
         let job = engine_job(&mut entry);
         let value = state(&entry);
@@ -652,10 +767,25 @@ fn insert_game(s: &Shared, new: NewGame) -> Result<Response, ApiError> {
     Ok((StatusCode::CREATED, Json(value)).into_response())
 }
 
-async fn create(State(s): State<Shared>, body: Bytes) -> Result<Response, ApiError> {
+/// The peer's address, when the server was started with it.
+type Client = Option<Extension<ConnectInfo<SocketAddr>>>;
+
+fn client_ip(c: Client) -> Option<IpAddr> {
+    c.map(|Extension(ConnectInfo(a))| a.ip())
+}
+
+async fn create(
+    State(s): State<Shared>,
+    client: Client,
+    body: Bytes,
+) -> Result<Response, ApiError> {
     let req: CreateRequest = body_json(&body)?;
     let players = [req.black, req.white];
     check_players(&players)?;
+    if let Some(tc) = &req.clock {
+        tc.check()
+            .map_err(|m| err(StatusCode::UNPROCESSABLE_ENTITY, m))?;
+    }
     let rules = req.rules.unwrap_or_default();
     let handicap = req.handicap.filter(|h| !h.is_empty() && h != "none");
     let sfen = start_sfen(&req.variant, &rules, handicap.as_deref())
@@ -669,9 +799,11 @@ async fn create(State(s): State<Shared>, body: Bytes) -> Result<Response, ApiErr
                 handicap,
                 start_sfen: sfen,
                 players,
+                time_control: req.clock,
                 moves: Vec::new(),
                 resigned: None,
             },
+            client_ip(client),
         )
     })
 }
@@ -725,6 +857,11 @@ async fn position_at(
     })))
 }
 
+/// `GET /api/engines`: the engine pool's limit, searches running and waiting.
+async fn engines_handler(State(s): State<Shared>) -> Json<Value> {
+    Json(s.pool.json())
+}
+
 /// `GET /api/variants`: the games, their options, handicaps and pieces.
 async fn variants_handler() -> Json<Value> {
     static VARIANTS: std::sync::OnceLock<Value> = std::sync::OnceLock::new();
@@ -774,19 +911,69 @@ fn change(
     let id = parse_id(id)?;
     let (value, job) = {
         let mut inner = s.inner.lock().expect("lock");
-        let Inner { conn, games } = &mut *inner;
+        let Inner { conn, games, .. } = &mut *inner;
         let e = games
             .get_mut(&id)
             .ok_or_else(|| err(StatusCode::NOT_FOUND, format!("no game {id}")))?;
-        f(conn, e)?;
+        if let Err(refused) = f_after_flag(conn, e, f) {
+            if refused.1 {
+                let _ = s.events.send((id, state(e).to_string()));
+            }
+            return Err(refused.0);
+        }
         let job = engine_job(e);
-        (state(e), job)
+        let value = state(e);
+        // Sent under the lock, so that the events of a game leave in the
+        // order of its versions.
+        let _ = s.events.send((id, value.to_string()));
+        (value, job)
     };
-    let _ = s.events.send((id, value.to_string()));
     if let Some(job) = job {
         spawn_engine(s.clone(), job);
     }
     Ok(Json(value))
+}
+
+/// Ends the game on time when the side to move's flag has fallen (stored
+/// before anything else happens), then runs `f`; on an error, says whether
+/// the flag fell, so that the new state is published all the same.
+fn f_after_flag(
+    conn: &mut Connection,
+    e: &mut Entry,
+    f: impl FnOnce(&mut Connection, &mut Entry) -> Result<(), ApiError>,
+) -> Result<(), (ApiError, bool)> {
+    let flagged = expire(conn, e);
+    f(conn, e).map_err(|x| (x, flagged))
+}
+
+/// Ends `e` on time if the side to move has run out of it; whether it did.
+fn expire(conn: &mut Connection, e: &mut Entry) -> bool {
+    let Some(side) = e.flag_fallen() else {
+        return false;
+    };
+    let saved = e.snapshot();
+    e.flagged = Some(side);
+    e.version += 1;
+    let from = e.ply() + 1;
+    if let Err(dbe) = store(conn, e, from) {
+        eprintln!("banmen serve: game {}: {dbe}", e.id);
+        e.restore(saved);
+        return false;
+    }
+    e.stop_engine();
+    true
+}
+
+/// Ends every game whose flag has fallen and publishes it: run ten times a
+/// second, so that a game ends on time with no request coming in.
+fn expire_all(s: &Shared) {
+    let mut inner = s.inner.lock().expect("lock");
+    let Inner { conn, games, .. } = &mut *inner;
+    for e in games.values_mut() {
+        if e.time_control.is_some() && expire(conn, e) {
+            let _ = s.events.send((e.id, state(e).to_string()));
+        }
+    }
 }
 
 async fn play(
@@ -799,8 +986,8 @@ async fn play(
     blocking(|| {
         change(&s, &id, |conn, e| {
             let me = seat(&headers, e)?;
-            if let Some(o) = e.outcome() {
-                return Err(game_over(o));
+            if let Some((_, reason)) = e.result() {
+                return Err(game_over(reason));
             }
             let to_move = e.side_to_move();
             if to_move != me {
@@ -813,7 +1000,7 @@ async fn play(
             let ms = e.turn_ms();
             let started = e.turn_started;
             e.push_move(req.text.trim(), ms).map_err(|ge| match ge {
-                GameError::GameOver(o) => game_over(o),
+                GameError::GameOver(o) => game_over(o.reason.as_str()),
                 other => err(
                     StatusCode::UNPROCESSABLE_ENTITY,
                     format!("{}: {other}", req.text.trim()),
@@ -837,13 +1024,20 @@ async fn undo(
     blocking(|| {
         change(&s, &id, |conn, e| {
             let me = seat(&headers, e)?;
-            if let Some(o) = e.outcome() {
-                if o.reason == Reason::Resignation {
+            match e.result() {
+                Some((_, reason)) if reason == Reason::Resignation.as_str() => {
                     return Err(err(
                         StatusCode::CONFLICT,
                         "a resigned game cannot be taken back",
                     ));
                 }
+                Some((_, TIME)) => {
+                    return Err(err(
+                        StatusCode::CONFLICT,
+                        "a game lost on time cannot be taken back",
+                    ));
+                }
+                _ => {}
             }
             // Take back the engine's replies, then one's own last move.
             let n = e.ply();
@@ -880,11 +1074,12 @@ async fn resign(
     blocking(|| {
         change(&s, &id, |conn, e| {
             let me = seat(&headers, e)?;
-            if let Some(o) = e.outcome() {
-                return Err(game_over(o));
+            if let Some((_, reason)) = e.result() {
+                return Err(game_over(reason));
             }
             let saved = e.snapshot();
             with_game!(&mut e.game, g => g.resign(me));
+            e.version += 1;
             let from = e.ply() + 1;
             store_or_restore(conn, e, from, saved)?;
             e.stop_engine();

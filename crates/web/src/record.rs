@@ -2,8 +2,8 @@
 //! CSA, SFEN and USI lines, Western and Japanese move lists.
 
 use crate::{
-    blocking, body_json, check_players, err, insert_game, parse_id, ApiError, NewGame, Player,
-    Shared,
+    blocking, body_json, check_players, client_ip, err, insert_game, parse_id, ApiError, Client,
+    NewGame, Player, Shared,
 };
 use axum::body::Bytes;
 use axum::extract::{Path, Query, State};
@@ -45,7 +45,11 @@ fn handicap_of(variant: VariantName, start: &str) -> Option<String> {
 /// `POST /api/games/import` `{text, format?, black?, white?}`: a new game
 /// with the record's start, rules and moves (and its resignation); both seats
 /// human unless told otherwise.
-pub(crate) async fn import(State(s): State<Shared>, body: Bytes) -> Result<Response, ApiError> {
+pub(crate) async fn import(
+    State(s): State<Shared>,
+    client: Client,
+    body: Bytes,
+) -> Result<Response, ApiError> {
     let req: ImportRequest = body_json(&body)?;
     let bad = |m: String| err(StatusCode::UNPROCESSABLE_ENTITY, m);
     let format = req
@@ -74,9 +78,11 @@ pub(crate) async fn import(State(s): State<Shared>, body: Bytes) -> Result<Respo
                 rules: rec.rules,
                 start_sfen: rec.start,
                 players,
+                time_control: None,
                 moves: rec.moves,
                 resigned,
             },
+            client_ip(client),
         )
     })
 }
@@ -115,7 +121,13 @@ pub(crate) async fn export(
             start: e.start_sfen.clone(),
             moves: e.usi.clone(),
             times: e.times.iter().map(|&ms| Some((ms / 1000) as u32)).collect(),
-            result: e.outcome().map(GameResult::from),
+            result: match e.flagged {
+                Some(loser) => Some(GameResult {
+                    winner: Some(!loser),
+                    reason: EndReason::Timeout,
+                }),
+                None => e.outcome().map(GameResult::from),
+            },
             headers: Headers {
                 black: Some(player_name(e.players[Color::Black.index()])),
                 white: Some(player_name(e.players[Color::White.index()])),

@@ -1,7 +1,7 @@
 //! The games in SQLite: the schema, reading every game back at start-up, and
 //! storing moves and results in one transaction per change.
 
-use crate::{color_from, color_name, new_game, now_secs, with_game, Entry, Head, Player};
+use crate::{color_from, color_name, new_game, now_secs, with_game, Entry, Head, Player, TIME};
 use banmen_rules::Reason;
 use rusqlite::{params, Connection, Transaction};
 use std::collections::BTreeMap;
@@ -33,7 +33,12 @@ pub(crate) fn open_db(path: &FsPath) -> Result<Connection, String> {
     )
     .map_err(|e| format!("{}: {e}", path.display()))?;
     // Columns added after the first version: a database of that version gains them.
-    for (table, column, kind) in [("games", "updated", "INTEGER"), ("moves", "ms", "INTEGER")] {
+    for (table, column, kind) in [
+        ("games", "updated", "INTEGER"),
+        ("moves", "ms", "INTEGER"),
+        ("games", "version", "INTEGER"),
+        ("games", "time_control", "TEXT"),
+    ] {
         let has: bool = conn
             .prepare(&format!(
                 "SELECT 1 FROM pragma_table_info('{table}') WHERE name = ?1"
@@ -62,6 +67,8 @@ type GameRow = (
     Option<String>,
     Option<String>,
     Option<String>,
+    Option<i64>,
+    Option<String>,
 );
 
 /// Reads every game back, replaying its moves through the rules.
@@ -69,7 +76,9 @@ pub(crate) fn load_games(conn: &Connection) -> Result<BTreeMap<i64, Entry>, Stri
     let mut stmt = conn
         .prepare(
             "SELECT id, created, updated, variant, rules, handicap, start_sfen, black, white,
-                    black_token, white_token, result_winner, result_reason FROM games ORDER BY id",
+                    black_token, white_token, result_winner, result_reason, version,
+                    time_control
+             FROM games ORDER BY id",
         )
         .map_err(|e| e.to_string())?;
     let rows: Vec<GameRow> = stmt
@@ -88,6 +97,8 @@ pub(crate) fn load_games(conn: &Connection) -> Result<BTreeMap<i64, Entry>, Stri
                 r.get(10)?,
                 r.get(11)?,
                 r.get(12)?,
+                r.get(13)?,
+                r.get(14)?,
             ))
         })
         .and_then(|it| it.collect())
@@ -119,6 +130,7 @@ pub(crate) fn load_games(conn: &Connection) -> Result<BTreeMap<i64, Entry>, Stri
             handicap,
             start_sfen: sfen,
             players: [player(&black), player(&white)],
+            time_control: row.14.as_deref().and_then(|t| serde_json::from_str(t).ok()),
         };
         let mut entry = Entry::new(
             id,
@@ -134,11 +146,16 @@ pub(crate) fn load_games(conn: &Connection) -> Result<BTreeMap<i64, Entry>, Stri
                 break;
             }
         }
-        if reason.as_deref() == Some(Reason::Resignation.as_str()) {
-            if let Some(w) = winner.as_deref().and_then(color_from) {
+        let winner = winner.as_deref().and_then(color_from);
+        match (reason.as_deref(), winner) {
+            (Some(r), Some(w)) if r == Reason::Resignation.as_str() => {
                 with_game!(&mut entry.game, g => g.resign(!w));
             }
+            (Some(TIME), Some(w)) => entry.flagged = Some(!w),
+            _ => {}
         }
+        // A database from before versions were stored counts from the replay.
+        entry.version = entry.version.max(row.13.unwrap_or(0).max(0) as u64);
         games.insert(id, entry);
     }
     Ok(games)
@@ -160,8 +177,8 @@ pub(crate) fn insert(conn: &mut Connection, e: &mut Entry) -> rusqlite::Result<(
     let tx = conn.transaction()?;
     tx.execute(
         "INSERT INTO games(variant, rules, handicap, start_sfen, black, white,
-            black_token, white_token, created, updated)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9)",
+            black_token, white_token, created, updated, time_control)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9, ?10)",
         params![
             e.variant,
             e.rules,
@@ -171,7 +188,9 @@ pub(crate) fn insert(conn: &mut Connection, e: &mut Entry) -> rusqlite::Result<(
             player_text(&e.players[1]),
             e.tokens[0],
             e.tokens[1],
-            e.created
+            e.created,
+            e.time_control
+                .map(|t| serde_json::to_string(&t).expect("time control json"))
         ],
     )?;
     e.id = tx.last_insert_rowid();
@@ -193,13 +212,15 @@ fn write_moves(tx: &Transaction, e: &Entry, from: usize) -> rusqlite::Result<i64
     for (i, m) in e.usi.iter().enumerate().skip(from.saturating_sub(1)) {
         insert.execute(params![e.id, (i + 1) as i64, m, e.times[i] as i64])?;
     }
-    let o = e.outcome();
+    let o = e.result();
     tx.execute(
-        "UPDATE games SET result_winner = ?1, result_reason = ?2, updated = ?3 WHERE id = ?4",
+        "UPDATE games SET result_winner = ?1, result_reason = ?2, updated = ?3, version = ?4
+         WHERE id = ?5",
         params![
-            o.and_then(|o| o.winner).map(color_name),
-            o.map(|o| o.reason.as_str()),
+            o.and_then(|o| o.0).map(color_name),
+            o.map(|o| o.1),
             now,
+            e.version as i64,
             e.id
         ],
     )?;

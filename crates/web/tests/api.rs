@@ -16,18 +16,33 @@ struct Server {
 
 impl Server {
     fn start(db: &Path) -> Server {
+        Server::start_with(db, None)
+    }
+
+    /// A server with these bounds, served with the peers' addresses as
+    /// `banmen serve` does.
+    fn start_with(db: &Path, bounds: Option<banmen_web::Bounds>) -> Server {
         let rt = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
             .enable_all()
             .build()
             .expect("runtime");
         let addr = rt.block_on(async {
-            let app = banmen_web::app(db).await.expect("app");
             let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
                 .await
                 .expect("bind");
             let addr = listener.local_addr().expect("addr");
-            tokio::spawn(async move { axum::serve(listener, app).await.expect("serve") });
+            match bounds {
+                None => {
+                    let app = banmen_web::app(db).await.expect("app");
+                    tokio::spawn(async move { axum::serve(listener, app).await.expect("serve") });
+                }
+                Some(b) => {
+                    let app = banmen_web::app_with(db, b).await.expect("app");
+                    let app = app.into_make_service_with_connect_info::<SocketAddr>();
+                    tokio::spawn(async move { axum::serve(listener, app).await.expect("serve") });
+                }
+            }
             addr
         });
         Server { rt: Some(rt), addr }
@@ -885,4 +900,269 @@ fn variants_list_the_games_with_their_pieces_names() {
         .find(|p| p["code"] == "A")
         .unwrap();
     assert_eq!(a["western"], "SC");
+}
+
+#[test]
+fn versions_grow_with_every_change_and_survive_a_restart() {
+    let db = temp_db("versions");
+    let (id, black, version) = {
+        let server = Server::start(&db);
+        let (id, created) =
+            server.create(json!({"variant": "shogi", "black": "human", "white": "human"}));
+        let (black, white) = tokens(&created);
+        let v0 = created["version"].as_u64().expect("version");
+        let (_, v) = server.play(id, &black, "7g7f");
+        let v1 = v["version"].as_u64().expect("version");
+        assert!(v1 > v0, "a move: {v0} -> {v1}");
+        let (_, v) = server.play(id, &white, "3c3d");
+        let v2 = v["version"].as_u64().expect("version");
+        assert!(v2 > v1);
+        // A take-back goes back in moves but forward in versions.
+        let (status, v) = server.post(&format!("/api/games/{id}/undo"), Some(&white), json!({}));
+        assert_eq!(status, 200, "{v}");
+        let v3 = v["version"].as_u64().expect("version");
+        assert!(v3 > v2, "undo: {v2} -> {v3}");
+        // A refused move changes nothing.
+        let (status, _) = server.play(id, &black, "7g7f");
+        assert_eq!(status, 409);
+        assert_eq!(server.get(&format!("/api/games/{id}"))["version"], v3);
+        assert_eq!(server.get("/api/games")[0]["version"], v3);
+        (id, black, v3)
+    };
+    let server = Server::start(&db);
+    let v = server.get(&format!("/api/games/{id}"));
+    assert_eq!(v["version"].as_u64(), Some(version), "stored with the game");
+    let (status, v) = server.post(&format!("/api/games/{id}/resign"), Some(&black), json!({}));
+    assert_eq!(status, 200, "{v}");
+    assert!(
+        v["version"].as_u64().expect("version") > version,
+        "resigning: {v}"
+    );
+}
+
+#[test]
+fn a_byoyomi_game_is_lost_on_time_with_no_request_coming_in() {
+    let db = temp_db("flag");
+    let id = {
+        let server = Server::start(&db);
+        let (id, created) = server.create(json!({
+            "variant": "shogi", "black": "human", "white": "human",
+            "clock": {"main_ms": 0, "byoyomi_ms": 400}
+        }));
+        assert_eq!(
+            created["time_control"],
+            json!({"main_ms": 0, "byoyomi_ms": 400, "increment_ms": 0})
+        );
+        assert_eq!(created["clock"]["black_left_ms"], 0);
+        let (black, white) = tokens(&created);
+        let (status, v) = server.play(id, &black, "7g7f");
+        assert_eq!(status, 200, "{v}");
+        // White thinks too long: the server ends the game by itself.
+        let v = wait_for(&server, id, |v| !v["result"].is_null());
+        assert_eq!(v["result"], json!({"winner": "black", "reason": "time"}));
+        assert_eq!(v["legal_moves"], json!([]));
+        let (status, v) = server.play(id, &white, "3c3d");
+        assert_eq!(status, 409);
+        assert!(v["error"].as_str().unwrap().contains("time"), "{v}");
+        let (status, _) = server.post(&format!("/api/games/{id}/undo"), Some(&white), json!({}));
+        assert_eq!(status, 409);
+        id
+    };
+    // Stored: a restart keeps the result.
+    let server = Server::start(&db);
+    let v = server.get(&format!("/api/games/{id}"));
+    assert_eq!(v["result"], json!({"winner": "black", "reason": "time"}));
+    assert_eq!(server.get("/api/games")[0]["result"]["reason"], "time");
+    let csa = raw(
+        server.addr,
+        "GET",
+        &format!("/api/games/{id}/export?format=csa"),
+        None,
+        None,
+    )
+    .1;
+    assert!(csa.contains("%TIME_UP"), "{csa}");
+}
+
+#[test]
+fn fischer_clocks_count_down_and_survive_a_restart() {
+    let db = temp_db("fischer");
+    let (id, left, white) = {
+        let server = Server::start(&db);
+        let (id, created) = server.create(json!({
+            "variant": "shogi", "black": "human", "white": "human",
+            "clock": {"main_ms": 60000, "increment_ms": 1000}
+        }));
+        let (black, white) = tokens(&created);
+        std::thread::sleep(Duration::from_millis(300));
+        let (status, v) = server.play(id, &black, "7g7f");
+        assert_eq!(status, 200, "{v}");
+        let left = v["clock"]["black_left_ms"].as_u64().expect("left");
+        // 60 s, less about 300 ms, plus the 1 s increment.
+        assert!((60_000..=60_700).contains(&left), "black has {left} ms");
+        assert_eq!(v["clock"]["white_left_ms"], 60000);
+        (id, left, white)
+    };
+    let server = Server::start(&db);
+    let v = server.get(&format!("/api/games/{id}"));
+    assert_eq!(v["clock"]["black_left_ms"].as_u64(), Some(left));
+    assert_eq!(v["time_control"]["increment_ms"], 1000);
+    let (status, v) = server.play(id, &white, "3c3d");
+    assert_eq!(status, 200, "{v}");
+    assert!(v["clock"]["white_left_ms"].as_u64().unwrap() > 60_000);
+}
+
+#[test]
+fn bad_clocks_are_refused_and_games_without_one_are_as_before() {
+    let db = temp_db("badclock");
+    let server = Server::start(&db);
+    for (clock, want) in [
+        (json!({"main_ms": 0}), 422),
+        (json!({"main_ms": -5}), 400),
+        (json!({"main_ms": 1000, "fischer": 2}), 400),
+        (json!({"main_ms": 100_000_000_000u64}), 422),
+        (json!("10+30"), 400),
+    ] {
+        let (status, v) = server.post(
+            "/api/games",
+            None,
+            json!({"variant": "shogi", "black": "human", "white": "human", "clock": clock}),
+        );
+        assert_eq!(status, want, "{clock}: {v}");
+        assert!(
+            v["error"].as_str().unwrap().contains("clock") || status == 400,
+            "{v}"
+        );
+    }
+    let (_, v) = server.create(json!({"variant": "shogi", "black": "human", "white": "human"}));
+    assert_eq!(v["time_control"], Value::Null);
+    assert_eq!(v["clock"]["black_left_ms"], Value::Null);
+    assert_eq!(v["clock"]["black_ms"], 0);
+}
+
+#[test]
+fn an_engine_plays_by_the_clock() {
+    let db = temp_db("engineclock");
+    let server = Server::start(&db);
+    // An hour per move asked for, two seconds of byoyomi given: the clock wins.
+    let (id, _) = server.create(json!({
+        "variant": "shogi", "black": {"engine": {"movetime_ms": 60000}}, "white": "human",
+        "clock": {"main_ms": 0, "byoyomi_ms": 2000}
+    }));
+    let v = wait_for(&server, id, |v| {
+        !moves(v).is_empty() || !v["result"].is_null()
+    });
+    assert_eq!(v["result"], Value::Null, "{v}");
+    let ms = v["times_ms"][0].as_u64().unwrap();
+    assert!(ms <= 2000, "the engine took {ms} ms");
+}
+
+fn bounds(
+    engines: usize,
+    per_client: Option<usize>,
+    per_minute: Option<u32>,
+) -> banmen_web::Bounds {
+    banmen_web::Bounds {
+        engines,
+        engine_games_per_client: per_client,
+        games_per_minute: per_minute,
+    }
+}
+
+#[test]
+fn new_games_beyond_the_rate_get_429() {
+    let db = temp_db("rate");
+    let server = Server::start_with(&db, Some(bounds(1, None, Some(3))));
+    let body = json!({"variant": "shogi", "black": "human", "white": "human"});
+    for _ in 0..3 {
+        server.create(body.clone());
+    }
+    let (status, v) = server.post("/api/games", None, body.clone());
+    assert_eq!(status, 429, "{v}");
+    let msg = v["error"].as_str().expect("error");
+    assert!(
+        msg.contains("at most 3 a minute") && msg.contains("try again in"),
+        "{msg}"
+    );
+    // Imports count too; reading is never limited.
+    let (status, v) = server.post(
+        "/api/games/import",
+        None,
+        json!({"text": "position startpos"}),
+    );
+    assert_eq!(status, 429, "{v}");
+    assert_eq!(server.get("/api/games").as_array().map(Vec::len), Some(3));
+}
+
+#[test]
+fn open_engine_games_per_client_are_bounded() {
+    let db = temp_db("perclient");
+    let server = Server::start_with(&db, Some(bounds(1, Some(2), None)));
+    // The engine plays White: nothing to think about until Black moves.
+    let engine_game =
+        json!({"variant": "shogi", "black": "human", "white": {"engine": {"movetime_ms": 100}}});
+    let (first, created) = server.create(engine_game.clone());
+    server.create(engine_game.clone());
+    let (status, v) = server.post("/api/games", None, engine_game.clone());
+    assert_eq!(status, 429, "{v}");
+    assert!(v["error"].as_str().unwrap().contains("at most 2"), "{v}");
+    // Games between people are not engine games.
+    server.create(json!({"variant": "shogi", "black": "human", "white": "human"}));
+    // A finished engine game frees its place.
+    let (black, _) = tokens(&created);
+    let (status, _) = server.post(
+        &format!("/api/games/{first}/resign"),
+        Some(&black),
+        json!({}),
+    );
+    assert_eq!(status, 200);
+    server.create(engine_game);
+}
+
+#[test]
+fn the_engine_pool_runs_at_most_n_searches_and_queues_the_rest() {
+    let db = temp_db("pool");
+    let server = Server::start_with(&db, Some(bounds(1, None, None)));
+    assert_eq!(server.get("/api/engines")["limit"], 1);
+    let engine_black =
+        json!({"variant": "shogi", "black": {"engine": {"movetime_ms": 400}}, "white": "human"});
+    let ids: Vec<i64> = (0..3)
+        .map(|_| server.create(engine_black.clone()).0)
+        .collect();
+    let mut most_queued = 0;
+    let start = Instant::now();
+    loop {
+        let pool = server.get("/api/engines");
+        assert!(pool["running"].as_u64().unwrap() <= 1, "{pool}");
+        most_queued = most_queued.max(pool["queued"].as_u64().unwrap());
+        let done = ids
+            .iter()
+            .filter(|id| !moves(&server.get(&format!("/api/games/{id}"))).is_empty())
+            .count();
+        if done == ids.len() {
+            break;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "searches stuck: {pool}"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(most_queued >= 1, "the other searches waited");
+    // One at a time: three searches of 400 ms take about 1.2 s.
+    assert!(
+        start.elapsed() >= Duration::from_millis(1000),
+        "{:?}",
+        start.elapsed()
+    );
+    // The last search leaves the pool just after its move is stored.
+    let idle = |p: &Value| p["running"] == 0 && p["queued"] == 0;
+    let start = Instant::now();
+    while !idle(&server.get("/api/engines")) {
+        assert!(
+            start.elapsed() < Duration::from_secs(5),
+            "the pool stays busy"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
 }
