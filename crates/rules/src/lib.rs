@@ -23,6 +23,7 @@ pub mod moves;
 pub mod piece;
 pub mod position;
 pub mod rules;
+pub mod setup;
 pub mod sfen;
 pub mod square;
 #[doc(hidden)]
@@ -39,6 +40,7 @@ pub use position::{Hand, Position, Undo, MAX_HAND_KINDS};
 pub use rules::{
     rules_17x17_with, rules_9x9, rules_9x9_with, rules_for, AnyRules, KindInfo, Rules,
 };
+pub use setup::Setup;
 pub use sfen::{SfenError, SfenMode, SfenProblem};
 pub use square::{Geometry, Square};
 pub use usi::{IllegalMove, MoveError, UsiMove, UsiSyntaxError};
