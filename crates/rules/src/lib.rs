@@ -22,6 +22,7 @@ pub mod movement;
 pub mod moves;
 pub mod piece;
 pub mod position;
+pub mod position_command;
 pub mod rules;
 pub mod setup;
 pub mod sfen;
@@ -37,6 +38,7 @@ pub use movegen::MoveList;
 pub use moves::Move;
 pub use piece::{Color, Kind, Piece};
 pub use position::{Hand, Position, Undo, MAX_HAND_KINDS};
+pub use position_command::{PositionCommand, PositionCommandError, StartPosition};
 pub use rules::{
     rules_17x17_with, rules_9x9, rules_9x9_with, rules_for, AnyRules, KindInfo, Rules,
 };
