@@ -187,6 +187,7 @@ mod tests {
         assert_eq!(game(cannon), VariantName::CannonShogi);
         let dai = Variant::get(VariantName::DaiDaiShogi).unwrap().start_sfen;
         assert_eq!(game(dai), VariantName::DaiDaiShogi);
+        assert_eq!(game("rbsgk/4p/5/P4/KGSBR b - 1"), VariantName::MiniShogi);
         // Nifu is the position's fault, not a sign of cannon shogi.
         let nifu = "4k4/9/9/9/9/4P4/4P4/9/4K4 b - 1";
         assert_eq!(game(nifu), VariantName::Shogi);

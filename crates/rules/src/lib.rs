@@ -1,4 +1,4 @@
-//! The rules of standard shogi, cannon shogi and dai dai shogi.
+//! The rules of standard shogi, cannon shogi, dai dai shogi and minishogi.
 //!
 //! Games are data ([`Variant`]), compiled once into attack tables ([`Rules`]);
 //! a [`Position`] follows one set of rules and generates legal moves, makes and
