@@ -40,7 +40,7 @@ pub struct MatchArgs {
     /// `--engine "target/release/banmen usi"`.
     #[arg(long = "engine", required = true)]
     pub engines: Vec<String>,
-    /// The game: shogi, cannonshogi or daidaishogi.
+    /// The game: shogi, cannonshogi, daidaishogi or minishogi.
     #[arg(long)]
     pub variant: String,
     /// Rule options, also sent to engines that have a `Rules` option.
