@@ -16,7 +16,7 @@ mod usi;
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
-/// Play, check and analyse shogi, cannon shogi and dai dai shogi.
+/// Play, check and analyse shogi, cannon shogi, dai dai shogi and minishogi.
 #[derive(Parser, Debug)]
 #[command(name = "banmen", version, about)]
 struct Cli {

@@ -12,8 +12,8 @@
 //! scores agree that one side is far ahead.
 
 use banmen_rules::{
-    rules_for, AnyRules, BitBoard, Color, EnteringKingRule, Game, GameOptions, Position, Rules,
-    SfenMode, VariantName,
+    rules_for, AnyRules, BitBoard, Color, EnteringKingRule, Game, GameOptions, Position,
+    PositionCommand, PositionCommandError, Rules, SfenMode, StartPosition, VariantName,
 };
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -40,7 +40,7 @@ pub struct MatchArgs {
     /// `--engine "target/release/banmen usi"`.
     #[arg(long = "engine", required = true)]
     pub engines: Vec<String>,
-    /// The game: shogi, cannonshogi or daidaishogi.
+    /// The game: shogi, cannonshogi, daidaishogi or minishogi.
     #[arg(long)]
     pub variant: String,
     /// Rule options, also sent to engines that have a `Rules` option.
@@ -418,39 +418,20 @@ fn parse_opening<B: BitBoard>(
     line: &str,
     options: GameOptions,
 ) -> Result<Opening, String> {
-    let mut words: Vec<&str> = line.split_whitespace().collect();
-    if words.first() == Some(&"position") {
-        words.remove(0);
-    }
-    let moves_at = words
-        .iter()
-        .position(|w| *w == "moves")
-        .unwrap_or(words.len());
-    let (base, sfen) = match words.first() {
-        None => return Err("empty opening".into()),
-        Some(&"startpos") => {
-            if moves_at != 1 {
-                return Err("expected 'moves' after 'startpos'".into());
-            }
-            ("startpos".to_string(), rules.variant.start_sfen.to_string())
-        }
-        Some(&"sfen") => {
-            let sfen = words[1..moves_at].join(" ");
-            if sfen.is_empty() {
-                return Err("'sfen' needs an SFEN".into());
-            }
-            (format!("sfen {sfen}"), sfen)
-        }
-        Some(_) => {
-            let sfen = words[..moves_at].join(" ");
-            (format!("sfen {sfen}"), sfen)
-        }
+    let command = PositionCommand::parse_lenient(line).map_err(|e| match e {
+        PositionCommandError::Empty => "empty opening".to_string(),
+        e => e.to_string(),
+    })?;
+    let sfen = command.sfen(rules);
+    let base = match &command.start {
+        StartPosition::Startpos => "startpos".to_string(),
+        StartPosition::Sfen(s) => format!("sfen {s}"),
     };
-    let pos = Position::from_sfen(rules, &sfen, SfenMode::Strict)
+    let pos = Position::from_sfen(rules, sfen, SfenMode::Strict)
         .map_err(|e| format!("bad SFEN '{sfen}': {e}"))?;
     let mut game = Game::new(pos, options);
     let mut moves = Vec::new();
-    for text in words.iter().skip(moves_at + 1) {
+    for text in &command.moves {
         let usi = {
             let p = game.position();
             let m = p

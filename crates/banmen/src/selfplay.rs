@@ -42,7 +42,7 @@ const PROGRESS_EVERY: Duration = Duration::from_secs(2);
 #[derive(Args, Debug)]
 #[command(group(ArgGroup::new("limit").required(true).args(["depth", "nodes"])))]
 pub struct SelfplayArgs {
-    /// The game: shogi, cannonshogi or daidaishogi.
+    /// The game: shogi, cannonshogi, daidaishogi or minishogi.
     #[arg(long)]
     pub variant: String,
     /// Rule options (`--rules flying-cannon=leap`, `--rules tsa`).

@@ -9,7 +9,7 @@ use clap::Args;
 /// The game and position arguments shared by several commands.
 #[derive(Args, Debug, Clone)]
 pub struct PositionArgs {
-    /// The game: shogi, cannonshogi or daidaishogi.
+    /// The game: shogi, cannonshogi, daidaishogi or minishogi.
     #[arg(long, default_value = "shogi")]
     pub variant: String,
     /// Rule options (`--rules flying-cannon=leap`, `--rules tsa`, `--rules great-elephant=none`).

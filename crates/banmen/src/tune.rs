@@ -18,7 +18,7 @@ use std::path::PathBuf;
 /// Arguments of `banmen tune`.
 #[derive(Args, Debug)]
 pub struct TuneArgs {
-    /// The game: shogi, cannonshogi or daidaishogi.
+    /// The game: shogi, cannonshogi, daidaishogi or minishogi.
     #[arg(long)]
     pub variant: String,
     /// Rule options (as for the other commands).

@@ -13,8 +13,8 @@ use banmen_engine::{
     SearchOptions, Table,
 };
 use banmen_rules::{
-    rules_for, AnyRules, Bb128, Bb320, BitBoard, EnteringKingRule, Move, Position, Rules, SfenMode,
-    VariantName,
+    rules_for, AnyRules, Bb128, Bb320, BitBoard, EnteringKingRule, Move, Position, PositionCommand,
+    Rules, SfenMode, VariantName,
 };
 use std::io::{BufRead, Write};
 use std::sync::atomic::Ordering;
@@ -706,42 +706,17 @@ fn build_session<B: BitBoard>(
     eval: Arc<Evaluator<B>>,
     words: &[&str],
 ) -> Result<Session<B>, String> {
-    let (sfen, moves): (String, &[&str]) = match words.first() {
-        Some(&"startpos") => (rules.variant.start_sfen.to_string(), &words[1..]),
-        Some(&"sfen") => {
-            let end = words
-                .iter()
-                .position(|w| *w == "moves")
-                .unwrap_or(words.len());
-            if end == 1 {
-                return Err("'position sfen' needs an SFEN".into());
-            }
-            (words[1..end].join(" "), &words[end..])
-        }
-        Some(other) => {
-            return Err(format!(
-                "expected 'startpos' or 'sfen', not '{}'",
-                printable(other)
-            ))
-        }
-        None => return Err("expected 'startpos' or 'sfen'".into()),
-    };
-    let moves = match moves.split_first() {
-        None => &[][..],
-        Some((&"moves", rest)) => rest,
-        Some((other, _)) => {
-            return Err(format!("expected 'moves', not '{}'", printable(other)));
-        }
-    };
+    let command = PositionCommand::parse(&words.join(" ")).map_err(|e| e.to_string())?;
+    let sfen = command.sfen(rules);
     // A tsume problem may leave out the attacker's king.
-    let mut pos = Position::from_sfen(rules, &sfen, SfenMode::Strict)
-        .or_else(|strict| Position::from_sfen(rules, &sfen, SfenMode::Tsume).map_err(|_| strict))
-        .map_err(|e| format!("bad SFEN '{}': {e}", printable(&sfen)))?;
+    let mut pos = Position::from_sfen(rules, sfen, SfenMode::Strict)
+        .or_else(|strict| Position::from_sfen(rules, sfen, SfenMode::Tsume).map_err(|_| strict))
+        .map_err(|e| format!("bad SFEN '{}': {e}", printable(sfen)))?;
     let mut history = vec![HistoryEntry {
         hash: pos.hash(),
         check: pos.in_check(),
     }];
-    for (i, text) in moves.iter().enumerate() {
+    for (i, text) in command.moves.iter().enumerate() {
         let m = pos
             .parse_move(text)
             .map_err(|e| format!("move {} '{}': {e}", i + 1, printable(text)))?;

@@ -100,6 +100,29 @@ fn converts_dai_dai_shogi_through_csa_kif_and_western() {
     assert_eq!(usi, line);
 }
 
+#[test]
+fn converts_minishogi_through_csa_kif_western_and_japanese() {
+    let line = "setoption name USI_Variant value minishogi\nposition startpos moves 5d5c 1b1c 5c5b 1c1d 5b5a+ 1d1e+ R*3c\n";
+    let (code, csa, err) = convert(&["-", "--to", "csa"], line);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        csa.contains("$VARIANT:minishogi\nPI\n+\n+5453FU\n"),
+        "{csa}"
+    );
+    assert!(csa.contains("+5251TO\n-1415TO\n+0033HI\n"), "{csa}");
+    let (code, kifu, err) = convert(&["-", "--to", "kifu"], &csa);
+    assert_eq!(code, 0, "{err}");
+    let (code, western, err) = convert(&["-", "--to", "western"], &kifu);
+    assert_eq!(code, 0, "{err}");
+    assert!(western.contains("5. Px5a+"), "{western}");
+    let (code, japanese, err) = convert(&["-", "--to", "japanese"], &western);
+    assert_eq!(code, 0, "{err}");
+    assert!(japanese.contains("▲５一歩成"), "{japanese}");
+    let (code, usi, err) = convert(&["-", "--to", "usi"], &japanese);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(usi, line);
+}
+
 use banmen_rules::testing::XorShift as Rng;
 
 /// A random standard shogi game made with the rules crate: every fifth from a

@@ -107,6 +107,54 @@ fn banmen_plays_itself_and_writes_records() {
     let _ = std::fs::remove_dir_all(&out);
 }
 
+#[test]
+fn minishogi_matches_play_out_with_openings() {
+    let out = temp_dir("mini");
+    let openings = out.join("openings.txt");
+    std::fs::write(
+        &openings,
+        "startpos moves 5d5c\nposition sfen rbsgk/4p/5/P4/KGSBR w - 1\n",
+    )
+    .unwrap();
+    let engine = banmen_engine();
+    let o = run_match(&[
+        "--engine",
+        &engine,
+        "--engine",
+        &engine,
+        "--variant",
+        "minishogi",
+        "--games",
+        "4",
+        "--tc",
+        "depth=2",
+        "--openings",
+        openings.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let stdout = text(&o.stdout);
+    assert!(o.status.success(), "{stdout}\n{}", text(&o.stderr));
+    assert!(stdout.contains("(minishogi, depth=2): 4 games"), "{stdout}");
+    assert!(
+        stdout.contains("illegal-move 0 (0+0), crash 0 (0+0)"),
+        "{stdout}"
+    );
+    let games = records(&out);
+    assert_eq!(games.len(), 4);
+    assert!(
+        games[0].contains("position startpos moves 5d5c "),
+        "{}",
+        games[0]
+    );
+    assert!(
+        games[2].contains("position sfen rbsgk/4p/5/P4/KGSBR w - 1 moves "),
+        "{}",
+        games[2]
+    );
+    let _ = std::fs::remove_dir_all(&out);
+}
+
 /// Banmen against itself from a position where White lacks its rook and
 /// bishop, with `--adjudicate adjudicate` and at most `max_plies`.
 fn lopsided_match(name: &str, adjudicate: &str, max_plies: &str) -> (String, Vec<String>) {

@@ -637,3 +637,25 @@ fn colours_are_on_for_a_terminal_unless_no_color_is_set() {
     let plain = play_on_a_terminal("--opponent human --no-color", false).expect("script");
     assert!(!plain.contains("\x1b["), "--no-color:\n{plain}");
 }
+
+#[test]
+fn minishogi_is_played_on_five_by_five() {
+    let out = play(
+        &[
+            "--variant",
+            "minishogi",
+            "--opponent",
+            "human",
+            "--pieces",
+            "letters",
+        ],
+        "5d5c\n1b1c\n5c5b+\n5c5b\nquit\n",
+    );
+    assert_contains(&out, "Banmen minishogi");
+    assert_contains(&out, "    5  4  3  2  1\n");
+    assert_contains(&out, "│  r  b  s  g  k │ a\n");
+    assert_contains(&out, "│  K  G  S  B  R │ e\n");
+    // Rank b is not minishogi's promotion zone: only rank a is.
+    assert_contains(&out, "illegal move: the piece cannot promote on this move");
+    assert_contains(&out, "black plays 5c5b (P-5b)");
+}

@@ -620,6 +620,28 @@ fn dai_dai_shogi_plays_legal_moves() {
 }
 
 #[test]
+fn minishogi_plays_legal_moves() {
+    let mut e = Engine::start();
+    e.send("setoption name USI_Variant value minishogi");
+    e.send("isready");
+    e.expect("readyok", 5);
+    e.send("position startpos");
+    e.send("go depth 4");
+    let (_, best) = e.bestmove(10);
+    assert!(legal("minishogi", "", &best), "{best}");
+    e.send(&format!("position startpos moves {best}"));
+    e.send("go movetime 300");
+    let (_, reply) = e.bestmove(5);
+    assert!(legal("minishogi", &best, &reply), "{reply}");
+    // A 9x9 SFEN is not a minishogi position.
+    let complaint = e.expect_complaint(
+        "position sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+    );
+    assert!(complaint.contains("expected 5 ranks"), "{complaint}");
+    e.quit();
+}
+
+#[test]
 fn quit_exits_cleanly_even_while_searching() {
     let mut e = Engine::start();
     e.send("position startpos");

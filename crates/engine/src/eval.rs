@@ -88,6 +88,7 @@ fn shipped_params(name: VariantName) -> &'static str {
         VariantName::Shogi => include_str!("../params/shogi.txt"),
         VariantName::CannonShogi => include_str!("../params/cannonshogi.txt"),
         VariantName::DaiDaiShogi => include_str!("../params/daidaishogi.txt"),
+        VariantName::MiniShogi => include_str!("../params/minishogi.txt"),
     }
 }
 
@@ -229,7 +230,11 @@ impl<B: BitBoard> Evaluator<B> {
         let g = rules.geometry;
         let squares = g.squares();
         let layout = Layout::new(rules);
-        let nine = g.files == 9;
+        // Boards of at most 9x9 (shogi, minishogi) have shogi's piece values
+        // and the joint tables: one square table per kind and the near-king
+        // and distance features (`Layout::joint`; without the tables a 5x5
+        // board indexed past them).
+        let nine = layout.joint;
         // A fixed sparse filling: every third diagonal.
         let mut sparse = B::EMPTY;
         for sq in g.all() {
@@ -350,7 +355,7 @@ impl<B: BitBoard> Evaluator<B> {
         }
         weights[layout.tempo] = TEMPO;
         weights[layout.danger] = 1;
-        // The near-king and distance features are of 9x9 boards only.
+        // The near-king and distance features are of joint boards only.
         let table = if nine { squares * squares } else { 0 };
         let mut near = vec![u8::MAX; 2 * table];
         for c in Color::ALL.into_iter().filter(|_| nine) {

@@ -23,10 +23,11 @@
 use crate::names::names;
 use crate::notation::same_mids;
 use crate::record::{
-    mode_for, sfen_sans_number, with_rules, Comment, EndReason, GameResult, ParseError, Record,
+    mode_for_setup, sfen_sans_number, with_rules, Comment, EndReason, GameResult, ParseError,
+    Record,
 };
 use banmen_rules::{
-    rules_for, BitBoard, Color, Geometry, Kind, Move, Position, Rules, Square, VariantName,
+    rules_for, BitBoard, Color, Geometry, Kind, Move, Position, Rules, Setup, Square, VariantName,
 };
 
 fn result_line(r: GameResult, to_move: Color) -> Option<String> {
@@ -214,7 +215,7 @@ pub fn write_v3(record: &Record) -> Result<String, String> {
 }
 
 /// The position being set up by `PI`, `P1`… and `P+` lines.
-struct Setup<B: BitBoard> {
+struct Diagram<B: BitBoard> {
     rules: &'static Rules<B>,
     /// Rank-major from rank a, file `files` first: as SFEN reads.
     board: Vec<Option<(Color, Kind)>>,
@@ -224,7 +225,7 @@ struct Setup<B: BitBoard> {
     touched: bool,
 }
 
-impl<B: BitBoard> Setup<B> {
+impl<B: BitBoard> Diagram<B> {
     fn index(&self, file: i32, rank: i32) -> Option<usize> {
         let g = self.rules.geometry;
         ((1..=g.files as i32).contains(&file) && (1..=g.ranks as i32).contains(&rank))
@@ -250,7 +251,8 @@ impl<B: BitBoard> Setup<B> {
         Ok(())
     }
 
-    fn to_sfen(&self, n: usize, side: Color) -> Result<String, ParseError> {
+    /// The diagram as a [`Setup`], `side` to move.
+    fn to_setup(&self, n: usize, side: Color) -> Result<Setup, ParseError> {
         let rules = self.rules;
         let g = rules.geometry;
         let mut hands = self.hands.clone();
@@ -284,59 +286,22 @@ impl<B: BitBoard> Setup<B> {
                 }
             }
         }
-        let mut out = String::new();
-        for r in 0..g.ranks as usize {
-            if r > 0 {
-                out.push('/');
-            }
-            let mut empty = 0;
-            for i in 0..g.files as usize {
-                match self.board[r * g.files as usize + i] {
-                    None => empty += 1,
-                    Some((c, k)) => {
-                        if empty > 0 {
-                            out.push_str(&empty.to_string());
-                            empty = 0;
-                        }
-                        let code = &rules.kind(k).code;
-                        out.push_str(&if c == Color::White {
-                            code.to_ascii_lowercase()
-                        } else {
-                            code.clone()
-                        });
-                    }
-                }
-            }
-            if empty > 0 {
-                out.push_str(&empty.to_string());
+        let mut out = Setup::empty(g);
+        out.side = side;
+        for sq in g.all() {
+            let idx = self
+                .index(g.file(sq), g.rank(sq) + 1)
+                .ok_or_else(|| ParseError::new(n, "off board"))?;
+            if let Some((c, k)) = self.board[idx] {
+                out.put(sq, c, k);
             }
         }
-        out.push(' ');
-        out.push(side.sfen_char());
-        out.push(' ');
-        let mut hand = String::new();
-        for c in Color::ALL {
-            for k in 0..rules.n_base {
-                let count = hands
-                    .iter()
-                    .filter(|(hc, hk)| *hc == c && hk.index() == k)
-                    .count();
-                if count == 0 {
-                    continue;
-                }
-                if count > 1 {
-                    hand.push_str(&count.to_string());
-                }
-                let code = &rules.kinds[k].code;
-                hand.push_str(&if c == Color::White {
-                    code.to_ascii_lowercase()
-                } else {
-                    code.clone()
-                });
-            }
+        for (c, k) in hands {
+            let slot = out.hands[c.index()]
+                .get_mut(k.index())
+                .ok_or_else(|| ParseError::new(n, "a piece that cannot be in hand"))?;
+            *slot = slot.saturating_add(1);
         }
-        out.push_str(if hand.is_empty() { "-" } else { &hand });
-        out.push_str(" 1");
         Ok(out)
     }
 }
@@ -376,7 +341,7 @@ fn take_square(g: Geometry, s: &str) -> Result<Option<(i32, i32)>, ()> {
 }
 
 fn parse_row<B: BitBoard>(
-    setup: &mut Setup<B>,
+    setup: &mut Diagram<B>,
     n: usize,
     rank: i32,
     cells: &str,
@@ -500,7 +465,7 @@ fn read_on<B: BitBoard>(
     text: &str,
 ) -> Result<Record, ParseError> {
     let g = rules.geometry;
-    let mut setup = Setup {
+    let mut setup = Diagram {
         rules,
         board: vec![None; g.squares()],
         hands: Vec::new(),
@@ -622,8 +587,8 @@ fn read_on<B: BitBoard>(
                             "no start position (PI or P1-P9) before the side to move",
                         ));
                     }
-                    rec.start = setup.to_sfen(n, side)?;
-                    let p = Position::from_sfen(rules, &rec.start, mode_for(&rec.start))
+                    let start = setup.to_setup(n, side)?;
+                    let p = Position::from_setup(rules, &start, mode_for_setup(rules, &start))
                         .map_err(|e| ParseError::new(n, format!("start position: {e}")))?;
                     // The SFEN of the position read: a tsume problem's
                     // defender holds the pieces not shown (SfenMode::Tsume).

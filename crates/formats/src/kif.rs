@@ -12,10 +12,11 @@
 use crate::names::names;
 use crate::notation::{mark, parse_japanese, to_japanese};
 use crate::record::{
-    mode_for, sfen_sans_number, with_rules, Comment, EndReason, GameResult, ParseError, Record,
+    mode_for, mode_for_setup, sfen_sans_number, with_rules, Comment, EndReason, GameResult,
+    ParseError, Record,
 };
 use banmen_rules::{
-    rules_for, BitBoard, Color, Geometry, Kind, Piece, PieceNames, Position, Rules, Square,
+    rules_for, BitBoard, Color, Geometry, Kind, Piece, PieceNames, Position, Rules, Setup, Square,
     Variant, VariantName,
 };
 
@@ -328,55 +329,30 @@ impl<B: BitBoard> Reader<B> {
     /// The position at the first move: built from the diagram if there was one.
     fn start(&mut self, n: usize) -> Result<&mut Position<B>, ParseError> {
         if self.pos.is_none() {
+            let mut setup = None;
             if let Some(board) = &self.board {
+                // The diagram: nine rows of nine, from White's side, file 9 first.
                 let rules = self.rules(n)?;
-                let mut sfen = String::new();
-                for r in 0..9 {
-                    if r > 0 {
-                        sfen.push('/');
-                    }
-                    let mut empty = 0;
-                    for i in 0..9 {
-                        match board.get(r * 9 + i).copied().flatten() {
-                            None => empty += 1,
-                            Some(p) => {
-                                if empty > 0 {
-                                    sfen.push_str(&empty.to_string());
-                                    empty = 0;
-                                }
-                                let code = &rules.kind(p.kind).code;
-                                sfen.push_str(&if p.color == Color::White {
-                                    code.to_ascii_lowercase()
-                                } else {
-                                    code.clone()
-                                });
-                            }
-                        }
-                    }
-                    if empty > 0 {
-                        sfen.push_str(&empty.to_string());
+                let g = rules.geometry;
+                let mut diagram = Setup::empty(g);
+                for (i, p) in board.iter().enumerate() {
+                    let (rank, column) = ((i / 9) as i32, (i % 9) as i32);
+                    if let (Some(p), Some(sq)) = (p, g.square(9 - column, rank)) {
+                        diagram.put(sq, p.color, p.kind);
                     }
                 }
-                sfen.push(' ');
-                sfen.push(if self.white_to_move { 'w' } else { 'b' });
-                sfen.push(' ');
-                let mut hand = String::new();
+                if self.white_to_move {
+                    diagram.side = Color::White;
+                }
                 for (c, list) in self.hands.iter().enumerate() {
                     for &(k, count) in list {
-                        if count > 1 {
-                            hand.push_str(&count.to_string());
-                        }
-                        let code = &rules.kind(k).code;
-                        hand.push_str(&if c == 1 {
-                            code.to_ascii_lowercase()
-                        } else {
-                            code.clone()
-                        });
+                        let slot = diagram.hands[c]
+                            .get_mut(k.index())
+                            .ok_or_else(|| ParseError::new(n, "a piece that cannot be in hand"))?;
+                        *slot = slot.saturating_add(count.min(255) as u8);
                     }
                 }
-                sfen.push_str(if hand.is_empty() { "-" } else { &hand });
-                sfen.push_str(" 1");
-                self.rec.start = sfen;
+                setup = Some(diagram);
             } else if self.white_to_move {
                 // 後手番 without a diagram: the same board, White to move.
                 let mut f: Vec<String> = self
@@ -391,9 +367,12 @@ impl<B: BitBoard> Reader<B> {
                 self.rec.start = f.join(" ");
             }
             let rules = self.rules(n)?;
-            let p = Position::from_sfen(rules, &self.rec.start, mode_for(&self.rec.start))
-                .map_err(|e| ParseError::new(n, format!("start position: {e}")))?;
-            if self.board.is_some() {
+            let p = match &setup {
+                Some(s) => Position::from_setup(rules, s, mode_for_setup(rules, s)),
+                None => Position::from_sfen(rules, &self.rec.start, mode_for(&self.rec.start)),
+            }
+            .map_err(|e| ParseError::new(n, format!("start position: {e}")))?;
+            if setup.is_some() {
                 // The SFEN of the diagram read: a tsume problem's defender
                 // holds the pieces not shown (SfenMode::Tsume).
                 self.rec.start = p.to_sfen();

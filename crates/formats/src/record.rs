@@ -2,7 +2,7 @@
 
 use banmen_rules::{
     rules_9x9_with, rules_for, AnyRules, Bb128, BitBoard, Color, Game, GameOptions, Outcome,
-    Position, Reason, Rules, SfenMode, VariantName,
+    Position, Reason, Rules, Setup, SfenMode, VariantName,
 };
 use std::fmt;
 
@@ -295,6 +295,16 @@ impl Record {
 pub(crate) fn mode_for(sfen: &str) -> SfenMode {
     let board = sfen.split_whitespace().next().unwrap_or("");
     if board.contains('K') && board.contains('k') || sfen.trim() == "startpos" {
+        SfenMode::Strict
+    } else {
+        SfenMode::Tsume
+    }
+}
+
+/// How to check a set-up position: as a game's when both kings stand on the
+/// board, else as a tsume problem's (as [`mode_for`] reads an SFEN).
+pub(crate) fn mode_for_setup<B: BitBoard>(rules: &Rules<B>, setup: &Setup) -> SfenMode {
+    if setup.has_both_kings(rules) {
         SfenMode::Strict
     } else {
         SfenMode::Tsume

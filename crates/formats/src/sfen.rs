@@ -2,7 +2,8 @@
 
 use crate::record::{ParseError, Record};
 use banmen_rules::{
-    rules_for, AnyRules, BitBoard, Position, Rules, SfenMode, SfenProblem, Variant, VariantName,
+    rules_for, AnyRules, BitBoard, Position, PositionCommand, Rules, SfenMode, SfenProblem,
+    StartPosition, Variant, VariantName,
 };
 
 /// Whether an SFEN is written for this game: its board has the game's size
@@ -75,19 +76,12 @@ pub fn read(text: &str) -> Result<Record, ParseError> {
         found = Some((n, line.to_string()));
     }
     let (n, line) = found.ok_or_else(|| ParseError::new(1, "no position"))?;
-    let body = line.strip_prefix("position ").unwrap_or(&line).trim();
-    let (pos_part, moves_part) = match body.split_once(" moves") {
-        Some((p, m)) => (p.trim(), Some(m)),
-        None => (body.strip_suffix(" moves").unwrap_or(body).trim(), None),
-    };
-    let start = if pos_part == "startpos" {
-        None
-    } else {
-        let s = pos_part.strip_prefix("sfen ").unwrap_or(pos_part).trim();
-        if s.is_empty() {
-            return Err(ParseError::new(n, "empty SFEN"));
-        }
-        Some(s.to_string())
+    let command =
+        PositionCommand::parse_lenient(&line).map_err(|e| ParseError::new(n, e.to_string()))?;
+    let start = match command.start {
+        StartPosition::Startpos => None,
+        StartPosition::Sfen(s) if s.is_empty() => return Err(ParseError::new(n, "empty SFEN")),
+        StartPosition::Sfen(s) => Some(s),
     };
     let variant = variant.unwrap_or_else(|| {
         start
@@ -113,12 +107,7 @@ pub fn read(text: &str) -> Result<Record, ParseError> {
             format!("{variant} has no start position"),
         ));
     }
-    if let Some(m) = moves_part {
-        if !m.is_empty() && !m.starts_with(' ') {
-            return Err(ParseError::new(n, "expected ' moves '"));
-        }
-        rec.moves = m.split_whitespace().map(str::to_string).collect();
-    }
+    rec.moves = command.moves;
     rec.validate().map_err(|e| ParseError::new(n, e))?;
     rec.result = rec.rules_result();
     Ok(rec)
@@ -198,6 +187,7 @@ mod tests {
         assert_eq!(game(cannon), VariantName::CannonShogi);
         let dai = Variant::get(VariantName::DaiDaiShogi).unwrap().start_sfen;
         assert_eq!(game(dai), VariantName::DaiDaiShogi);
+        assert_eq!(game("rbsgk/4p/5/P4/KGSBR b - 1"), VariantName::MiniShogi);
         // Nifu is the position's fault, not a sign of cannon shogi.
         let nifu = "4k4/9/9/9/9/4P4/4P4/9/4K4 b - 1";
         assert_eq!(game(nifu), VariantName::Shogi);

@@ -1,4 +1,4 @@
-//! The rules of standard shogi, cannon shogi and dai dai shogi.
+//! The rules of standard shogi, cannon shogi, dai dai shogi and minishogi.
 //!
 //! Games are data ([`Variant`]), compiled once into attack tables ([`Rules`]);
 //! a [`Position`] follows one set of rules and generates legal moves, makes and
@@ -22,7 +22,9 @@ pub mod movement;
 pub mod moves;
 pub mod piece;
 pub mod position;
+pub mod position_command;
 pub mod rules;
+pub mod setup;
 pub mod sfen;
 pub mod square;
 #[doc(hidden)]
@@ -36,9 +38,11 @@ pub use movegen::MoveList;
 pub use moves::Move;
 pub use piece::{Color, Kind, Piece};
 pub use position::{Hand, Position, Undo, MAX_HAND_KINDS};
+pub use position_command::{PositionCommand, PositionCommandError, StartPosition};
 pub use rules::{
     rules_17x17_with, rules_9x9, rules_9x9_with, rules_for, AnyRules, KindInfo, Rules,
 };
+pub use setup::Setup;
 pub use sfen::{SfenError, SfenMode, SfenProblem};
 pub use square::{Geometry, Square};
 pub use usi::{IllegalMove, MoveError, UsiMove, UsiSyntaxError};

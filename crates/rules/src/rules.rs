@@ -887,17 +887,24 @@ static CACHE_9: Mutex<Cache<Bb128>> = Mutex::new(Vec::new());
 static CACHE_17: Mutex<Cache<Bb320>> = Mutex::new(Vec::new());
 
 /// Compiles (once) and returns the rules of `name` with options, for board type `B`.
+/// `geometries` are the boards that board type serves.
 fn cached<B: BitBoard>(
     cache: &Mutex<Cache<B>>,
-    geometry: Geometry,
+    geometries: &[Geometry],
     name: VariantName,
     options: &str,
 ) -> Result<&'static Rules<B>, RulesError> {
     let (variant, canonical) = crate::variant::options::with_rules(name, options)?;
-    if variant.geometry != geometry {
+    if !geometries.contains(&variant.geometry) {
+        let served: Vec<String> = geometries
+            .iter()
+            .map(|g| format!("{}x{}", g.files, g.ranks))
+            .collect();
         return Err(RulesError(format!(
-            "{name} is played on {}x{}, not {}x{}",
-            variant.geometry.files, variant.geometry.ranks, geometry.files, geometry.ranks
+            "{name} is played on {}x{}, not {}",
+            variant.geometry.files,
+            variant.geometry.ranks,
+            served.join(" or ")
         )));
     }
     let mut cache = cache.lock().unwrap_or_else(|e| e.into_inner());
@@ -909,21 +916,23 @@ fn cached<B: BitBoard>(
     Ok(rules)
 }
 
-/// The compiled rules of a 9x9 variant with default options.
+/// The compiled rules of a variant on the 81-square board type (9x9, and
+/// 5x5 minishogi, which fits it) with default options.
 pub fn rules_9x9(name: VariantName) -> Option<&'static Rules<Bb128>> {
     rules_9x9_with(name, "").ok()
 }
 
-/// The compiled rules of a 9x9 variant with rule options (`flying-cannon=leap`).
+/// The compiled rules of a variant on the 81-square board type (9x9 or 5x5)
+/// with rule options (`flying-cannon=leap`).
 /// Each rule set is compiled once and kept for the life of the process.
 ///
 /// # Errors
-/// Unknown options, or a variant that is not played on 9x9.
+/// Unknown options, or a variant that is not played on 9x9 or 5x5.
 pub fn rules_9x9_with(
     name: VariantName,
     options: &str,
 ) -> Result<&'static Rules<Bb128>, RulesError> {
-    cached(&CACHE_9, Geometry::NINE, name, options)
+    cached(&CACHE_9, &[Geometry::NINE, Geometry::FIVE], name, options)
 }
 
 /// The compiled rules of a 17x17 variant (dai dai shogi) with rule options.
@@ -934,13 +943,13 @@ pub fn rules_17x17_with(
     name: VariantName,
     options: &str,
 ) -> Result<&'static Rules<Bb320>, RulesError> {
-    cached(&CACHE_17, Geometry::SEVENTEEN, name, options)
+    cached(&CACHE_17, &[Geometry::SEVENTEEN], name, options)
 }
 
 /// A game's compiled rules on the board type it needs.
 #[derive(Clone, Copy, Debug)]
 pub enum AnyRules {
-    /// 81 squares: shogi, cannon shogi.
+    /// Up to 81 squares: shogi, cannon shogi, minishogi.
     Nine(&'static Rules<Bb128>),
     /// 289 squares: dai dai shogi.
     Seventeen(&'static Rules<Bb320>),

@@ -3,8 +3,10 @@
 
 use crate::bitboard::BitBoard;
 use crate::piece::{Color, Kind, Piece};
-use crate::position::{Position, MAX_HAND_KINDS};
+use crate::position::{Hand, Position};
 use crate::rules::Rules;
+use crate::setup::Setup;
+use crate::square::Square;
 use std::fmt;
 
 /// How strictly to check a position.
@@ -61,6 +63,8 @@ pub enum SfenProblem {
     },
     /// Pieces in hand in a game without drops.
     HandWithoutDrops,
+    /// A [`Setup`] whose board has the wrong number of squares.
+    BoardSize { expected: usize, found: usize },
 }
 
 impl fmt::Display for SfenProblem {
@@ -106,6 +110,9 @@ impl fmt::Display for SfenProblem {
                 )
             }
             HandWithoutDrops => write!(f, "this game has no pieces in hand"),
+            BoardSize { expected, found } => {
+                write!(f, "the board has {found} squares, expected {expected}")
+            }
         }
     }
 }
@@ -174,8 +181,189 @@ fn read_token<B: BitBoard>(
     Ok((Piece { color, kind }, end))
 }
 
+/// Reads an SFEN (or `startpos`) into a [`Setup`], pushing every syntax
+/// problem; `None` only when there is nothing to read.
+pub(crate) fn parse_setup<B: BitBoard>(
+    rules: &Rules<B>,
+    sfen: &str,
+    problems: &mut Vec<SfenProblem>,
+) -> Option<Setup> {
+    let sfen = sfen.trim();
+    let sfen = if sfen == "startpos" {
+        rules.variant.start_sfen
+    } else {
+        sfen
+    };
+    let fields: Vec<&str> = sfen.split_ascii_whitespace().collect();
+    if fields.len() != 4 && fields.len() != 3 {
+        problems.push(SfenProblem::FieldCount(fields.len()));
+        if fields.is_empty() {
+            return None;
+        }
+    }
+    let g = rules.geometry;
+    let mut setup = Setup::empty(g);
+
+    // Board.
+    let rows: Vec<&str> = fields[0].split('/').collect();
+    if rows.len() != g.ranks as usize {
+        problems.push(SfenProblem::RankCount {
+            expected: g.ranks as usize,
+            found: rows.len(),
+        });
+    }
+    for (r, row) in rows.iter().enumerate().take(g.ranks as usize) {
+        let bytes = row.as_bytes();
+        let mut i = 0;
+        let mut file = g.files as i32; // leftmost first
+        let mut covered = 0usize;
+        let mut row_ok = true;
+        while i < bytes.len() {
+            if bytes[i].is_ascii_digit() {
+                let start = i;
+                while i < bytes.len() && bytes[i].is_ascii_digit() {
+                    i += 1;
+                }
+                let n: usize = row[start..i].parse().unwrap_or(usize::MAX);
+                if n == 0 || row[start..i].starts_with('0') {
+                    problems.push(SfenProblem::BadEmptyRun(row[start..i].to_string()));
+                    row_ok = false;
+                }
+                covered = covered.saturating_add(n);
+                file = file.saturating_sub(n.min(1000) as i32);
+                continue;
+            }
+            match read_token(rules, &bytes[i..]) {
+                Ok((piece, len)) => {
+                    i += len;
+                    covered = covered.saturating_add(1);
+                    if let Some(sq) = g.square(file, r as i32) {
+                        setup.put(sq, piece.color, piece.kind);
+                    }
+                    file = file.saturating_sub(1);
+                }
+                Err((problem, len)) => {
+                    problems.push(problem);
+                    i += len.max(1);
+                    covered = covered.saturating_add(1);
+                    file = file.saturating_sub(1);
+                    row_ok = false;
+                }
+            }
+        }
+        if covered != g.files as usize && row_ok {
+            problems.push(SfenProblem::RankLength {
+                rank: (b'a' + r as u8) as char,
+                expected: g.files as usize,
+                found: covered,
+            });
+        }
+    }
+
+    // Side.
+    match fields.get(1).copied() {
+        Some("b") => setup.side = Color::Black,
+        Some("w") => setup.side = Color::White,
+        Some(s) => problems.push(SfenProblem::BadSide(s.to_string())),
+        None => problems.push(SfenProblem::BadSide(String::new())),
+    }
+
+    // Hand.
+    if let Some(&hand) = fields.get(2) {
+        if hand != "-" {
+            if !rules.variant.drops {
+                problems.push(SfenProblem::HandWithoutDrops);
+            } else {
+                parse_hand(rules, hand, &mut setup.hands, problems);
+            }
+        }
+    }
+
+    // Move number.
+    if let Some(&n) = fields.get(3) {
+        match n.parse::<u32>() {
+            Ok(v) if v >= 1 && n.bytes().all(|b| b.is_ascii_digit()) => setup.move_number = v,
+            _ => problems.push(SfenProblem::BadMoveNumber(n.to_string())),
+        }
+    }
+    Some(setup)
+}
+
+/// The SFEN token of a piece (`+P`, `ln`).
+fn token<B: BitBoard>(rules: &Rules<B>, p: Piece) -> String {
+    let code = &rules.kind(p.kind).code;
+    match p.color {
+        Color::Black => code.clone(),
+        Color::White => code.to_ascii_lowercase(),
+    }
+}
+
+/// Writes a board, hands, side and move number as SFEN.
+pub(crate) fn write_sfen<B: BitBoard>(
+    rules: &Rules<B>,
+    piece_at: impl Fn(Square) -> Option<Piece>,
+    hands: &[Hand; 2],
+    side: Color,
+    move_number: u32,
+) -> String {
+    let g = rules.geometry;
+    let mut s = String::new();
+    for r in 0..g.ranks as i32 {
+        if r > 0 {
+            s.push('/');
+        }
+        let mut empty = 0;
+        for file in (1..=g.files as i32).rev() {
+            let sq = g.square(file, r).expect("on board");
+            match piece_at(sq) {
+                Some(p) => {
+                    if empty > 0 {
+                        s.push_str(&empty.to_string());
+                        empty = 0;
+                    }
+                    s.push_str(&token(rules, p));
+                }
+                None => empty += 1,
+            }
+        }
+        if empty > 0 {
+            s.push_str(&empty.to_string());
+        }
+    }
+    s.push(' ');
+    s.push(side.sfen_char());
+    s.push(' ');
+    let mut hand = String::new();
+    for c in Color::ALL {
+        let held = hands[c.index()].iter().take(rules.n_base);
+        for (k, &n) in held.enumerate() {
+            if n == 0 {
+                continue;
+            }
+            if n > 1 {
+                hand.push_str(&n.to_string());
+            }
+            hand.push_str(&token(
+                rules,
+                Piece {
+                    color: c,
+                    kind: Kind(k as u8),
+                },
+            ));
+        }
+    }
+    if hand.is_empty() {
+        hand.push('-');
+    }
+    s.push_str(&hand);
+    s.push(' ');
+    s.push_str(&move_number.to_string());
+    s
+}
+
 impl<B: BitBoard> Position<B> {
-    /// Parses an SFEN. Also accepts the keyword `startpos`.
+    /// Parses an SFEN. Also accepts the keyword `startpos`. The SFEN is read
+    /// into a [`Setup`], which is then checked as by [`Position::from_setup`].
     ///
     /// # Errors
     /// Every problem found, at once.
@@ -184,108 +372,11 @@ impl<B: BitBoard> Position<B> {
         sfen: &str,
         mode: SfenMode,
     ) -> Result<Self, SfenError> {
-        let sfen = sfen.trim();
-        let sfen = if sfen == "startpos" {
-            rules.variant.start_sfen
-        } else {
-            sfen
-        };
         let mut problems = Vec::new();
-        let fields: Vec<&str> = sfen.split_ascii_whitespace().collect();
-        if fields.len() != 4 && fields.len() != 3 {
-            problems.push(SfenProblem::FieldCount(fields.len()));
-            if fields.is_empty() {
-                return Err(SfenError { problems });
-            }
-        }
-        let g = rules.geometry;
-        let mut pos = Position::empty(rules);
-
-        // Board.
-        let rows: Vec<&str> = fields[0].split('/').collect();
-        if rows.len() != g.ranks as usize {
-            problems.push(SfenProblem::RankCount {
-                expected: g.ranks as usize,
-                found: rows.len(),
-            });
-        }
-        for (r, row) in rows.iter().enumerate().take(g.ranks as usize) {
-            let bytes = row.as_bytes();
-            let mut i = 0;
-            let mut file = g.files as i32; // leftmost first
-            let mut covered = 0usize;
-            let mut row_ok = true;
-            while i < bytes.len() {
-                if bytes[i].is_ascii_digit() {
-                    let start = i;
-                    while i < bytes.len() && bytes[i].is_ascii_digit() {
-                        i += 1;
-                    }
-                    let n: usize = row[start..i].parse().unwrap_or(usize::MAX);
-                    if n == 0 || row[start..i].starts_with('0') {
-                        problems.push(SfenProblem::BadEmptyRun(row[start..i].to_string()));
-                        row_ok = false;
-                    }
-                    covered = covered.saturating_add(n);
-                    file = file.saturating_sub(n.min(1000) as i32);
-                    continue;
-                }
-                match read_token(rules, &bytes[i..]) {
-                    Ok((piece, len)) => {
-                        i += len;
-                        covered = covered.saturating_add(1);
-                        if let Some(sq) = g.square(file, r as i32) {
-                            pos.put(piece, sq);
-                        }
-                        file = file.saturating_sub(1);
-                    }
-                    Err((problem, len)) => {
-                        problems.push(problem);
-                        i += len.max(1);
-                        covered = covered.saturating_add(1);
-                        file = file.saturating_sub(1);
-                        row_ok = false;
-                    }
-                }
-            }
-            if covered != g.files as usize && row_ok {
-                problems.push(SfenProblem::RankLength {
-                    rank: (b'a' + r as u8) as char,
-                    expected: g.files as usize,
-                    found: covered,
-                });
-            }
-        }
-
-        // Side.
-        match fields.get(1).copied() {
-            Some("b") => pos.side = Color::Black,
-            Some("w") => pos.side = Color::White,
-            Some(s) => problems.push(SfenProblem::BadSide(s.to_string())),
-            None => problems.push(SfenProblem::BadSide(String::new())),
-        }
-
-        // Hand.
-        if let Some(&hand) = fields.get(2) {
-            if hand != "-" {
-                if !rules.variant.drops {
-                    problems.push(SfenProblem::HandWithoutDrops);
-                } else {
-                    parse_hand(rules, hand, &mut pos, &mut problems);
-                }
-            }
-        }
-
-        // Move number.
-        if let Some(&n) = fields.get(3) {
-            match n.parse::<u32>() {
-                Ok(v) if v >= 1 && n.bytes().all(|b| b.is_ascii_digit()) => pos.move_number = v,
-                _ => problems.push(SfenProblem::BadMoveNumber(n.to_string())),
-            }
-        }
-
-        pos.validate(mode, &mut problems);
-        pos.hash = pos.compute_hash();
+        let Some(setup) = parse_setup(rules, sfen, &mut problems) else {
+            return Err(SfenError { problems });
+        };
+        let pos = Position::build(rules, &setup, mode, &mut problems);
         if problems.is_empty() {
             Ok(pos)
         } else {
@@ -294,7 +385,7 @@ impl<B: BitBoard> Position<B> {
     }
 
     /// Checks kings, dead pieces, nifu, counts and check; fills a tsume defender's hand.
-    fn validate(&mut self, mode: SfenMode, problems: &mut Vec<SfenProblem>) {
+    pub(crate) fn validate(&mut self, mode: SfenMode, problems: &mut Vec<SfenProblem>) {
         let r = self.rules;
         let g = r.geometry;
         if let Some(royal) = r.royal {
@@ -371,65 +462,18 @@ impl<B: BitBoard> Position<B> {
 
     /// The SFEN token of a piece (`+P`, `ln`).
     pub fn token(&self, p: Piece) -> String {
-        let code = &self.rules.kind(p.kind).code;
-        match p.color {
-            Color::Black => code.clone(),
-            Color::White => code.to_ascii_lowercase(),
-        }
+        token(self.rules, p)
     }
 
     /// Writes the position as SFEN.
     pub fn to_sfen(&self) -> String {
-        let g = self.rules.geometry;
-        let mut s = String::new();
-        for r in 0..g.ranks as i32 {
-            if r > 0 {
-                s.push('/');
-            }
-            let mut empty = 0;
-            for file in (1..=g.files as i32).rev() {
-                let sq = g.square(file, r).expect("on board");
-                match self.piece_at(sq) {
-                    Some(p) => {
-                        if empty > 0 {
-                            s.push_str(&empty.to_string());
-                            empty = 0;
-                        }
-                        s.push_str(&self.token(p));
-                    }
-                    None => empty += 1,
-                }
-            }
-            if empty > 0 {
-                s.push_str(&empty.to_string());
-            }
-        }
-        s.push(' ');
-        s.push(self.side.sfen_char());
-        s.push(' ');
-        let mut hand = String::new();
-        for c in Color::ALL {
-            for k in 0..self.rules.n_base.min(MAX_HAND_KINDS) {
-                let n = self.hands[c.index()][k];
-                if n == 0 {
-                    continue;
-                }
-                if n > 1 {
-                    hand.push_str(&n.to_string());
-                }
-                hand.push_str(&self.token(Piece {
-                    color: c,
-                    kind: Kind(k as u8),
-                }));
-            }
-        }
-        if hand.is_empty() {
-            hand.push('-');
-        }
-        s.push_str(&hand);
-        s.push(' ');
-        s.push_str(&self.move_number.to_string());
-        s
+        write_sfen(
+            self.rules,
+            |sq| self.piece_at(sq),
+            &self.hands,
+            self.side,
+            self.move_number,
+        )
     }
 }
 
@@ -455,7 +499,7 @@ pub(crate) fn full_set<B: BitBoard>(rules: &Rules<B>) -> Vec<usize> {
 fn parse_hand<B: BitBoard>(
     rules: &Rules<B>,
     hand: &str,
-    pos: &mut Position<B>,
+    hands: &mut [Hand; 2],
     problems: &mut Vec<SfenProblem>,
 ) {
     let bytes = hand.as_bytes();
@@ -494,7 +538,7 @@ fn parse_hand<B: BitBoard>(
                     )));
                     continue;
                 }
-                let slot = &mut pos.hands[p.color.index()][p.kind.index()];
+                let slot = &mut hands[p.color.index()][p.kind.index()];
                 *slot = slot.saturating_add(count.min(255) as u8);
             }
             Err((_, len)) => {

@@ -22,13 +22,15 @@ impl Square {
 /// The shape of a board: files (columns) by ranks (rows).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Geometry {
-    /// Number of files (9 or 17).
+    /// Number of files (5, 9 or 17).
     pub files: u8,
-    /// Number of ranks (9 or 17).
+    /// Number of ranks (5, 9 or 17).
     pub ranks: u8,
 }
 
 impl Geometry {
+    /// The 5x5 board of minishogi.
+    pub const FIVE: Geometry = Geometry { files: 5, ranks: 5 };
     /// The 9x9 board of standard and cannon shogi.
     pub const NINE: Geometry = Geometry { files: 9, ranks: 9 };
     /// The 17x17 board of dai dai shogi.

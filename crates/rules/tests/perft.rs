@@ -55,6 +55,11 @@ fn cannon_rows() -> Vec<Row> {
     rows("perft-cannon.tsv", VariantName::CannonShogi)
 }
 
+/// Fairy-Stockfish's `minishogi` (`bench/minishogi_perft_fsf.sh`).
+fn minishogi_rows() -> Vec<Row> {
+    rows("perft-minishogi.tsv", VariantName::MiniShogi)
+}
+
 fn daidai_rows() -> Vec<Row> {
     rows("perft-daidai.tsv", VariantName::DaiDaiShogi)
 }
@@ -194,4 +199,52 @@ fn standard_perft_start_depth_5_runs_in_ci() {
 #[ignore = "deep: about 8.5 billion nodes; run with --ignored in release"]
 fn standard_perft_deep_rows() {
     check_rows(standard_rows(), |r| r.nodes > QUICK_LIMIT);
+}
+
+#[test]
+fn minishogi_perft_matches_fairy_stockfish() {
+    let rows = minishogi_rows();
+    let start: Vec<u64> = rows
+        .iter()
+        .filter(|r| r.sfen == "rbsgk/4p/5/P4/KGSBR b - 1")
+        .map(|r| r.nodes)
+        .collect();
+    assert_eq!(start, vec![14, 181, 2512, 35_401, 533_203]);
+    check_rows(rows, |r| r.nodes <= QUICK_LIMIT);
+}
+
+/// The reference's own runner, when it is installed: the data file's rows
+/// again, straight from Fairy-Stockfish (`BANMEN_FSF` or the anchors path).
+#[test]
+#[ignore = "needs a Fairy-Stockfish binary; the tests use the copied numbers"]
+fn minishogi_perft_data_is_fairy_stockfishs() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let fsf = std::env::var("BANMEN_FSF")
+        .unwrap_or_else(|_| "/work/shared/anchors/bin/fairy-stockfish".into());
+    for row in minishogi_rows() {
+        let mut child = Command::new(&fsf)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("fairy-stockfish");
+        let script = format!(
+            "usi\nsetoption name USI_Variant value minishogi\nposition sfen {}\ngo perft {}\n",
+            row.sfen, row.depth
+        );
+        child
+            .stdin
+            .take()
+            .expect("stdin")
+            .write_all(script.as_bytes())
+            .expect("write");
+        let out = child.wait_with_output().expect("output");
+        let text = String::from_utf8_lossy(&out.stdout);
+        let nodes: Option<u64> = text
+            .lines()
+            .rev()
+            .find_map(|l| l.strip_prefix("Nodes searched: "))
+            .and_then(|n| n.trim().parse().ok());
+        assert_eq!(nodes, Some(row.nodes), "{} depth {}", row.sfen, row.depth);
+    }
 }

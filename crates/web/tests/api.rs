@@ -833,8 +833,20 @@ fn variants_list_the_games_with_their_pieces_names() {
     let v = server.get("/api/variants");
     let games = v["variants"].as_array().expect("variants");
     let names: Vec<&str> = games.iter().filter_map(|g| g["name"].as_str()).collect();
-    assert_eq!(names, ["shogi", "cannonshogi", "daidaishogi"]);
+    assert_eq!(names, ["shogi", "cannonshogi", "daidaishogi", "minishogi"]);
     let game = |name: &str| games.iter().find(|g| g["name"] == name).unwrap();
+    // Minishogi is played like the others: a game, a move, its notation.
+    let created =
+        server.create(json!({"variant": "minishogi", "black": "human", "white": "human"}));
+    assert_eq!(created.1["legal_moves"].as_array().map(Vec::len), Some(14));
+    let (status, v) = server.play(created.0, &tokens(&created.1).0, "5d5c");
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["notation"]["western"][0], "P-5c");
+    let mini = game("minishogi");
+    assert_eq!(
+        (mini["files"].as_u64(), mini["drops"].as_bool()),
+        (Some(5), Some(true))
+    );
     let piece = |g: &Value, code: &str| {
         g["pieces"]
             .as_array()

@@ -4,6 +4,7 @@
 mod cannon;
 mod capabilities;
 mod dai_dai;
+mod minishogi;
 mod names;
 pub mod options;
 mod standard;
@@ -85,6 +86,8 @@ pub enum VariantName {
     CannonShogi,
     /// Dai dai shogi (`daidaishogi`).
     DaiDaiShogi,
+    /// Minishogi, 5x5 (`minishogi`).
+    MiniShogi,
 }
 
 impl VariantName {
@@ -93,12 +96,13 @@ impl VariantName {
     /// ```
     /// use banmen_rules::VariantName;
     /// let names: Vec<&str> = VariantName::ALL.iter().map(|v| v.as_str()).collect();
-    /// assert_eq!(names, ["shogi", "cannonshogi", "daidaishogi"]);
+    /// assert_eq!(names, ["shogi", "cannonshogi", "daidaishogi", "minishogi"]);
     /// ```
-    pub const ALL: [VariantName; 3] = [
+    pub const ALL: [VariantName; 4] = [
         VariantName::Shogi,
         VariantName::CannonShogi,
         VariantName::DaiDaiShogi,
+        VariantName::MiniShogi,
     ];
 
     /// The name in English prose and menus (`dai dai shogi`).
@@ -107,6 +111,7 @@ impl VariantName {
             VariantName::Shogi => "shogi",
             VariantName::CannonShogi => "cannon shogi",
             VariantName::DaiDaiShogi => "dai dai shogi",
+            VariantName::MiniShogi => "minishogi",
         }
     }
 
@@ -116,6 +121,7 @@ impl VariantName {
             VariantName::Shogi => "shogi",
             VariantName::CannonShogi => "cannonshogi",
             VariantName::DaiDaiShogi => "daidaishogi",
+            VariantName::MiniShogi => "minishogi",
         }
     }
 }
@@ -134,7 +140,7 @@ impl fmt::Display for UnknownVariant {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "unknown variant '{}' (expected shogi, cannonshogi or daidaishogi)",
+            "unknown variant '{}' (expected shogi, cannonshogi, daidaishogi or minishogi)",
             self.0
         )
     }
@@ -149,6 +155,7 @@ impl FromStr for VariantName {
             "shogi" => Ok(VariantName::Shogi),
             "cannonshogi" => Ok(VariantName::CannonShogi),
             "daidaishogi" => Ok(VariantName::DaiDaiShogi),
+            "minishogi" => Ok(VariantName::MiniShogi),
             _ => Err(UnknownVariant(s.to_string())),
         }
     }
@@ -197,6 +204,7 @@ impl Variant {
             VariantName::Shogi => Some(standard::standard()),
             VariantName::CannonShogi => Some(cannon::cannon(FlyingCannon::Hop)),
             VariantName::DaiDaiShogi => dai_dai::dai_dai(&[]).ok().map(|(v, _)| v),
+            VariantName::MiniShogi => Some(minishogi::minishogi()),
         }
     }
 

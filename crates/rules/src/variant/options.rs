@@ -76,7 +76,7 @@ impl VariantName {
     /// ```
     pub fn rule_options(self) -> &'static [RuleOption] {
         match self {
-            VariantName::Shogi => &[],
+            VariantName::Shogi | VariantName::MiniShogi => &[],
             VariantName::CannonShogi => &CANNON_OPTIONS,
             VariantName::DaiDaiShogi => &super::dai_dai::OPTIONS,
         }
@@ -91,7 +91,7 @@ impl VariantName {
     /// ```
     pub fn presets(self) -> &'static [Preset] {
         match self {
-            VariantName::Shogi => &SHOGI_PRESETS,
+            VariantName::Shogi | VariantName::MiniShogi => &SHOGI_PRESETS,
             VariantName::CannonShogi => &CANNON_PRESETS,
             VariantName::DaiDaiShogi => &super::dai_dai::PRESETS,
         }
@@ -129,6 +129,12 @@ pub fn with_rules(name: VariantName, text: &str) -> Result<(Variant, String), Ru
             None => Ok((super::standard::standard(), String::new())),
             Some((k, v)) => Err(RulesError(format!(
                 "shogi has no rule options (got {k}={v}); the entering-king rule is a game option"
+            ))),
+        },
+        VariantName::MiniShogi => match pairs.first() {
+            None => Ok((super::minishogi::minishogi(), String::new())),
+            Some((k, v)) => Err(RulesError(format!(
+                "minishogi has no rule options (got {k}={v})"
             ))),
         },
         VariantName::CannonShogi => {
