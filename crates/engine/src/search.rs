@@ -1171,6 +1171,20 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
             kind = rules.kinds[kind.index()].promotes_to.expect("a promotion");
         }
         let to = m.to();
+        if !shogi {
+            // Cannon shogi: exact, since a move along any line through the
+            // king may open or make a screen. Our pieces (but the mover) that
+            // attack the king once the move is made, or the mover itself.
+            let mut occ = self.pos.occupied();
+            if let Some(from) = m.from() {
+                occ ^= B::from_square(from);
+            }
+            occ |= B::from_square(to);
+            if !(self.pos.attackers_to(king, us, occ) & self.pos.color_bb(us)).is_empty() {
+                return true;
+            }
+            return rules.attacks(us, kind, to, occ).has(king);
+        }
         if let Some(from) = m.from() {
             // A discovered check (through the square left): in shogi only
             // by the first piece seen from the king; cannons hop, so any.
@@ -1506,6 +1520,44 @@ mod tests {
     /// Whether the side to move in `sfen` mates by a drop (the quiescence test).
     fn drop_mate(variant: VariantName, sfen: &str) -> bool {
         with_searcher(variant, sfen, |s| s.drop_mate())
+    }
+
+    /// `may_check` never misses a check (shogi: a superset of the checking
+    /// moves) and in cannon shogi is exact, over random playouts.
+    #[test]
+    fn may_check_finds_every_check() {
+        for variant in [VariantName::Shogi, VariantName::CannonShogi] {
+            let rules = rules_9x9(variant).unwrap();
+            let start = rules.variant.start_sfen;
+            with_searcher(variant, start, |s| {
+                let mut seed = 0x9E37_79B9_7F4A_7C15_u64;
+                let mut checks = 0;
+                for game in 0..20 {
+                    s.pos = Position::from_sfen(rules, start, SfenMode::Strict).unwrap();
+                    for _ in 0..(60 + 10 * game) {
+                        let moves = s.pos.legal_moves();
+                        if moves.is_empty() {
+                            break;
+                        }
+                        for &m in &moves {
+                            let gives = s.pos.gives_check(m);
+                            let may = s.may_check(m);
+                            checks += usize::from(gives);
+                            assert!(may || !gives, "{variant:?}: {m:?} checks, unseen");
+                            if variant == VariantName::CannonShogi {
+                                assert_eq!(may, gives, "{variant:?}: {m:?}");
+                            }
+                        }
+                        seed ^= seed << 13;
+                        seed ^= seed >> 7;
+                        seed ^= seed << 17;
+                        let m = moves[(seed % moves.len() as u64) as usize];
+                        s.pos.make_move(m);
+                    }
+                }
+                assert!(checks > 100, "{variant:?}: only {checks} checks seen");
+            });
+        }
     }
 
     #[test]
