@@ -282,7 +282,7 @@ fn disambiguation<B: BitBoard>(pos: &Position<B>, m: Move) -> String {
 /// A move in Japanese notation without the side mark: `７六歩`, `同　角成`,
 /// `５八金右`, `５五角打`. `previous` is the last move's destination (for 同).
 /// `kif` writes the KIF form: origin in parentheses and 打 on every drop,
-/// without relative words. A lion's double move always carries its origin and
+/// without relative words and without `不成`. A lion's double move always carries its origin and
 /// middle squares (`(0909,0908)`); so does any move the relative words cannot
 /// tell from the others.
 pub fn to_japanese<B: BitBoard>(
@@ -312,9 +312,12 @@ pub fn to_japanese<B: BitBoard>(
     if !kif && !double {
         s.push_str(&disambiguation(pos, m));
     }
+    // KIF writes no 不成: the origin already says the piece stayed
+    // unpromoted, and Kifu for Windows writes `８二銀(71)`; tsshogi, cshogi and
+    // json-kifu-format do not read `不成` there. KI2 and move text need it.
     if m.is_promotion() {
         s.push('成');
-    } else if promotion_optional(pos, m) {
+    } else if !kif && promotion_optional(pos, m) {
         s.push_str("不成");
     }
     match m.from() {
