@@ -73,6 +73,10 @@ fn terminal_word(r: GameResult, to_move: Color) -> Option<&'static str> {
         EndReason::IllegalMove if mover_loses => "反則負け",
         EndReason::Declaration if mover_wins => "入玉勝ち",
         EndReason::Timeout if mover_loses => "切れ負け",
+        EndReason::NoMate => "不詰",
+        // Kakinoki's KIF has no word for a draw by agreement; tsshogi and
+        // cshogi read an unknown terminal word without an error.
+        EndReason::Draw => "引き分け",
         _ => return None,
     })
 }
@@ -207,6 +211,8 @@ fn summary(record: &Record, handicap: bool) -> Option<String> {
         None if matches!(r.reason, EndReason::Repetition) => format!("まで{n}手で千日手\n"),
         None if r.reason == EndReason::Impasse => format!("まで{n}手で持将棋\n"),
         None if r.reason == EndReason::Abort => format!("まで{n}手で中断\n"),
+        None if r.reason == EndReason::NoMate => format!("まで{n}手で不詰\n"),
+        None if r.reason == EndReason::Draw => format!("まで{n}手で引き分け\n"),
         None => return None,
     })
 }
@@ -497,7 +503,7 @@ fn parse_time(s: &str) -> Option<u32> {
     Some(m.trim().parse::<u32>().ok()? * 60 + sec.trim().parse::<u32>().ok()?)
 }
 
-const TERMINALS: [&str; 13] = [
+const TERMINALS: [&str; 14] = [
     "投了",
     "中断",
     "千日手",
@@ -508,6 +514,7 @@ const TERMINALS: [&str; 13] = [
     "入玉勝ち",
     "切れ負け",
     "不詰",
+    "引き分け",
     "宣言勝ち",
     "トライ",
     "詰",
@@ -704,9 +711,17 @@ fn read_on<B: BitBoard>(
                 winner: None,
                 reason: EndReason::Impasse,
             },
-            "中断" | "不詰" => GameResult {
+            "中断" => GameResult {
                 winner: None,
                 reason: EndReason::Abort,
+            },
+            "不詰" => GameResult {
+                winner: None,
+                reason: EndReason::NoMate,
+            },
+            "引き分け" => GameResult {
+                winner: None,
+                reason: EndReason::Draw,
             },
             "反則勝ち" => GameResult {
                 winner: Some(to_move),

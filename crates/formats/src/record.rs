@@ -75,8 +75,14 @@ pub enum EndReason {
     KingCaptured,
     /// Perpetual chasing lost.
     PerpetualChase,
-    /// A draw by agreement (`%HIKIWAKE`).
+    /// A draw by agreement (`%HIKIWAKE`; KIF `引き分け`).
     Draw,
+    /// A tsume problem found to have no mate (`不詰`, `%FUZUMI`).
+    NoMate,
+    /// A move taken back (`%MATTA`).
+    Matta,
+    /// The game stopped on an error (`%ERROR`).
+    Error,
 }
 
 impl EndReason {
@@ -98,11 +104,14 @@ impl EndReason {
             EndReason::KingCaptured => "king-captured",
             EndReason::PerpetualChase => "perpetual-chase",
             EndReason::Draw => "draw",
+            EndReason::NoMate => "no-mate",
+            EndReason::Matta => "matta",
+            EndReason::Error => "error",
         }
     }
 
     /// Every reason, in declaration order.
-    pub const ALL: [EndReason; 15] = [
+    pub const ALL: [EndReason; 18] = [
         EndReason::Resignation,
         EndReason::Checkmate,
         EndReason::NoLegalMoves,
@@ -118,6 +127,9 @@ impl EndReason {
         EndReason::KingCaptured,
         EndReason::PerpetualChase,
         EndReason::Draw,
+        EndReason::NoMate,
+        EndReason::Matta,
+        EndReason::Error,
     ];
 
     /// Parses [`EndReason::as_str`].

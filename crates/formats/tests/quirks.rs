@@ -1,7 +1,8 @@
 //! Real-world record quirks (issue 14): what other shogi programs write and
 //! read, each shown by a small record text.
 
-use banmen_formats::{read, write, Format};
+use banmen_formats::{read, read_games, write, EndReason, Format, GameResult};
+use banmen_rules::Color;
 
 fn text(rec: &banmen_formats::Record, f: Format) -> String {
     String::from_utf8(write(rec, f).expect("write")).expect("utf-8")
@@ -26,4 +27,97 @@ fn kif_writes_no_funari_but_reads_it() {
     );
     // KI2 still needs it.
     assert!(text(&rec, Format::Ki2).contains("２二角不成"));
+}
+
+fn csa(body: &str) -> banmen_formats::Record {
+    read(format!("V2.2\nPI\n+\n{body}").as_bytes(), Some(Format::Csa))
+        .unwrap_or_else(|e| panic!("{e}\n{body}"))
+}
+
+#[test]
+fn csa_accepts_what_real_files_carry_after_the_ending() {
+    let resigned = Some(GameResult {
+        winner: Some(Color::Black),
+        reason: EndReason::Resignation,
+    });
+    // ShogiHome: a `T` time after the ending.
+    let rec = csa("+7776FU\nT3\n-3334FU\nT5\n+8822UM\nT1\n%TORYO\nT12\n");
+    assert_eq!(rec.moves.len(), 3);
+    assert_eq!(rec.result, resigned);
+    // On one line, and a comment, a second `%` line and a WCSC `$END_TIME` after it.
+    let rec =
+        csa("+7776FU\n%CHUDAN,T51\n'summary:abnormal\n%TORYO\n$END_TIME:2024/05/05 18:00:00\n");
+    assert_eq!(rec.result.map(|r| r.reason), Some(EndReason::Abort));
+    assert!(rec
+        .headers
+        .other
+        .contains(&("END_TIME".to_string(), "2024/05/05 18:00:00".to_string())));
+    // A move after the ending is still refused, with its line.
+    let e = read(
+        b"V2.2\nPI\n+\n+7776FU\n%TORYO\n-3334FU\n",
+        Some(Format::Csa),
+    )
+    .unwrap_err();
+    assert_eq!(e.line, 6, "{e}");
+    // `$` fields may hold commas.
+    let rec = read(b"V2.2\n$EVENT:Meijin, game 1\nPI\n+\n", Some(Format::Csa)).unwrap();
+    assert_eq!(rec.headers.event.as_deref(), Some("Meijin, game 1"));
+}
+
+#[test]
+fn csa_endings_keep_their_own_reasons_in_csa_and_kif() {
+    for (ending, reason, kif_word) in [
+        ("%MAX_MOVES", EndReason::MaxMoves, None),
+        ("%FUZUMI", EndReason::NoMate, Some("不詰")),
+        ("%MATTA", EndReason::Matta, None),
+        ("%ERROR", EndReason::Error, None),
+        ("%HIKIWAKE", EndReason::Draw, Some("引き分け")),
+        ("%CHUDAN", EndReason::Abort, Some("中断")),
+    ] {
+        let rec = csa(&format!("+7776FU\n{ending}\n"));
+        let want = Some(GameResult {
+            winner: None,
+            reason,
+        });
+        assert_eq!(rec.result, want, "{ending}");
+        let back = text(&rec, Format::Csa);
+        assert!(back.contains(ending), "{back}");
+        if let Some(word) = kif_word {
+            let kif = text(&rec, Format::Kifu);
+            assert!(kif.contains(&format!("   2 {word}")), "{kif}");
+            assert_eq!(
+                read(kif.as_bytes(), Some(Format::Kifu)).unwrap().result,
+                want
+            );
+        }
+    }
+    // KIF 不詰 is not 中断.
+    let kif = "手合割：平手\n   1 ７六歩(77)\n   2 不詰\n";
+    assert_eq!(
+        read(kif.as_bytes(), Some(Format::Kifu))
+            .unwrap()
+            .result
+            .map(|r| r.reason),
+        Some(EndReason::NoMate)
+    );
+}
+
+#[test]
+fn csa_files_with_several_games() {
+    let file =
+        "V2.2\nN+A\nPI\n+\n+7776FU\n%TORYO\n/\nV2.2\nN+B\nPI\n+\n+2726FU\n-8384FU\n%CHUDAN\n/\n";
+    let games = read_games(file.as_bytes(), Some(Format::Csa)).unwrap();
+    assert_eq!(games.len(), 2);
+    assert_eq!(games[0].headers.black.as_deref(), Some("A"));
+    assert_eq!(games[1].moves, ["2g2f", "8c8d"]);
+    // `read` gives the first game.
+    assert_eq!(read(file.as_bytes(), Some(Format::Csa)).unwrap(), games[0]);
+    // An error in the second game names its line in the whole file.
+    let bad = "V2.2\nPI\n+\n+7776FU\n/\nPI\n+\n+7775FU\n";
+    assert_eq!(
+        read_games(bad.as_bytes(), Some(Format::Csa))
+            .unwrap_err()
+            .line,
+        8
+    );
 }
