@@ -203,18 +203,71 @@ fn header_block<B: BitBoard>(
     Ok((s, is_handicap))
 }
 
-fn summary(record: &Record, handicap: bool) -> Option<String> {
+/// The `まで…` result line, in the words Kifu for Windows and tsshogi write
+/// and tsshogi and cshogi read: `まで64手で後手の勝ち` (resignation and
+/// checkmate alike), `時間切れにより先手の勝ち`, `先手の反則勝ち` and
+/// `先手の反則負け` (the side to move), `後手の入玉勝ち`, `千日手`, `持将棋`,
+/// `中断`, `不詰`, `引き分け`. `to_move` is the side to move after the last move.
+fn summary(record: &Record, handicap: bool, to_move: Color) -> Option<String> {
     let r = record.result?;
     let n = record.moves.len();
-    Some(match r.winner {
-        Some(w) => format!("まで{n}手で{}の勝ち\n", side_name(w, handicap)),
-        None if matches!(r.reason, EndReason::Repetition) => format!("まで{n}手で千日手\n"),
-        None if r.reason == EndReason::Impasse => format!("まで{n}手で持将棋\n"),
-        None if r.reason == EndReason::Abort => format!("まで{n}手で中断\n"),
-        None if r.reason == EndReason::NoMate => format!("まで{n}手で不詰\n"),
-        None if r.reason == EndReason::Draw => format!("まで{n}手で引き分け\n"),
-        None => return None,
-    })
+    let side = |c| side_name(c, handicap);
+    let text = match (r.winner, r.reason) {
+        (Some(w), EndReason::Timeout) => format!("時間切れにより{}の勝ち", side(w)),
+        (Some(w), EndReason::IllegalMove) if w == to_move => {
+            format!("{}の反則勝ち", side(to_move))
+        }
+        (Some(_), EndReason::IllegalMove) => format!("{}の反則負け", side(to_move)),
+        (Some(w), EndReason::Declaration) => format!("{}の入玉勝ち", side(w)),
+        (Some(w), _) => format!("{}の勝ち", side(w)),
+        (None, EndReason::Repetition | EndReason::PerpetualCheck) => "千日手".into(),
+        (None, EndReason::Impasse) => "持将棋".into(),
+        (None, EndReason::Abort) => "中断".into(),
+        (None, EndReason::NoMate) => "不詰".into(),
+        (None, EndReason::Draw) => "引き分け".into(),
+        (None, _) => return None,
+    };
+    Some(format!("まで{n}手で{text}\n"))
+}
+
+/// Reads a `まで…` result line (`まで64手で後手の勝ち`, `まで、100手で千日手`,
+/// `まで77手で時間切れにより先手の勝ち`): the words [`summary`] writes and
+/// the terminal words; `None` for anything else. `to_move` is the side to
+/// move after the last move; `by_rules` the result the moves give.
+fn read_summary(line: &str, to_move: Color, by_rules: Option<GameResult>) -> Option<GameResult> {
+    let clean: String = line.chars().filter(|c| !c.is_whitespace()).collect();
+    let rest = clean.strip_prefix("まで")?.trim_start_matches('、');
+    let rest = rest.trim_start_matches(|c: char| c.is_ascii_digit());
+    let rest = rest.strip_prefix("手で").unwrap_or(rest);
+    let named = if rest.contains("先手の") || rest.contains("下手の") {
+        Some(Color::Black)
+    } else if rest.contains("後手の") || rest.contains("上手の") {
+        Some(Color::White)
+    } else {
+        None
+    };
+    let res = |winner, reason| Some(GameResult { winner, reason });
+    if rest.starts_with("時間切れ") {
+        return res(Some(named.unwrap_or(!to_move)), EndReason::Timeout);
+    }
+    if rest.ends_with("反則勝ち") {
+        return res(Some(named.unwrap_or(to_move)), EndReason::IllegalMove);
+    }
+    if rest.ends_with("反則負け") {
+        return res(Some(!named.unwrap_or(to_move)), EndReason::IllegalMove);
+    }
+    if rest.ends_with("入玉勝ち") || rest.ends_with("宣言勝ち") {
+        return res(Some(named.unwrap_or(to_move)), EndReason::Declaration);
+    }
+    if rest.ends_with("勝ち") {
+        let winner = named.unwrap_or(!to_move);
+        // Kifu for Windows writes a mate as a win too: the rules tell.
+        return match by_rules {
+            Some(r) if r.winner == Some(winner) => Some(r),
+            _ => res(Some(winner), EndReason::Resignation),
+        };
+    }
+    terminal_result(rest, to_move, by_rules)
 }
 
 fn clock(secs: u32) -> String {
@@ -261,7 +314,7 @@ fn write_kif_on<B: BitBoard>(rules: &'static Rules<B>, record: &Record) -> Resul
     {
         s.push_str(&format!("{:>4} {word}\n", moves.len() + 1));
     }
-    if let Some(line) = summary(record, handicap) {
+    if let Some(line) = summary(record, handicap, pos.side_to_move()) {
         s.push_str(&line);
     }
     Ok(s)
@@ -302,15 +355,9 @@ fn write_ki2_on<B: BitBoard>(rules: &'static Rules<B>, record: &Record) -> Resul
         s.push_str(&line.join("    "));
         s.push('\n');
     }
-    match (record.result, summary(record, handicap)) {
-        (Some(r), Some(text)) if terminal_word(r, pos.side_to_move()).is_some() => {
-            // KI2 has no terminal move line: the summary carries the reason.
-            let word = terminal_word(r, pos.side_to_move()).unwrap_or("");
-            s.push_str(&text);
-            s.push_str(&format!("*終局：{word}\n"));
-        }
-        (_, Some(text)) => s.push_str(&text),
-        _ => {}
+    // KI2 has no terminal move line: the `まで…` line carries the reason.
+    if let Some(line) = summary(record, handicap, pos.side_to_move()) {
+        s.push_str(&line);
     }
     Ok(s)
 }
@@ -325,6 +372,8 @@ struct Reader<B: BitBoard> {
     prev: Option<Square>,
     times: Vec<Option<u32>>,
     terminal: Option<(usize, String)>,
+    /// The `まで…` line, read when no terminal word came (KI2).
+    summary: Option<String>,
 }
 
 impl<B: BitBoard> Reader<B> {
@@ -574,6 +623,7 @@ fn read_on<B: BitBoard>(
         prev: None,
         times: Vec::new(),
         terminal: None,
+        summary: None,
     };
     let mut last_line = 0;
     for (i, raw) in text.lines().enumerate() {
@@ -599,11 +649,11 @@ fn read_on<B: BitBoard>(
             });
             continue;
         }
-        if t.starts_with("手数")
-            || t.starts_with("+--")
-            || t.starts_with('９')
-            || t.starts_with("まで")
-        {
+        if t.starts_with("まで") {
+            r.summary = Some(t.to_string());
+            continue;
+        }
+        if t.starts_with("手数") || t.starts_with("+--") || t.starts_with('９') {
             continue;
         }
         if t.starts_with('|') {
@@ -692,60 +742,33 @@ fn read_on<B: BitBoard>(
         rec.times = r.times;
     }
     let by_rules = rec.rules_result();
-    rec.result = match r.terminal {
-        None => by_rules,
-        Some((_, w)) => Some(match w.as_str() {
-            "投了" => GameResult {
-                winner: Some(!to_move),
-                reason: EndReason::Resignation,
-            },
-            "詰み" | "詰" => GameResult {
-                winner: Some(!to_move),
-                reason: EndReason::Checkmate,
-            },
-            "千日手" => by_rules.unwrap_or(GameResult {
-                winner: None,
-                reason: EndReason::Repetition,
-            }),
-            "持将棋" => GameResult {
-                winner: None,
-                reason: EndReason::Impasse,
-            },
-            "中断" => GameResult {
-                winner: None,
-                reason: EndReason::Abort,
-            },
-            "不詰" => GameResult {
-                winner: None,
-                reason: EndReason::NoMate,
-            },
-            "引き分け" => GameResult {
-                winner: None,
-                reason: EndReason::Draw,
-            },
-            "反則勝ち" => GameResult {
-                winner: Some(to_move),
-                reason: EndReason::IllegalMove,
-            },
-            "反則負け" => GameResult {
-                winner: Some(!to_move),
-                reason: EndReason::IllegalMove,
-            },
-            "入玉勝ち" | "宣言勝ち" => GameResult {
-                winner: Some(to_move),
-                reason: EndReason::Declaration,
-            },
-            "トライ" => GameResult {
-                winner: Some(to_move),
-                reason: EndReason::Try,
-            },
-            _ => GameResult {
-                winner: Some(!to_move),
-                reason: EndReason::Timeout,
-            },
-        }),
+    rec.result = match (r.terminal, r.summary) {
+        (Some((_, w)), _) => terminal_result(&w, to_move, by_rules),
+        (None, Some(line)) => read_summary(&line, to_move, by_rules).or(by_rules),
+        (None, None) => by_rules,
     };
     Ok(rec)
+}
+
+/// The result a terminal word gives (`投了`, `千日手`, `反則負け` …); `None` for
+/// a word it does not know.
+fn terminal_result(word: &str, to_move: Color, by_rules: Option<GameResult>) -> Option<GameResult> {
+    let res = |winner, reason| Some(GameResult { winner, reason });
+    match word {
+        "投了" => res(Some(!to_move), EndReason::Resignation),
+        "詰み" | "詰" => res(Some(!to_move), EndReason::Checkmate),
+        "千日手" => by_rules.or(res(None, EndReason::Repetition)),
+        "持将棋" => res(None, EndReason::Impasse),
+        "中断" => res(None, EndReason::Abort),
+        "不詰" => res(None, EndReason::NoMate),
+        "引き分け" => res(None, EndReason::Draw),
+        "反則勝ち" => res(Some(to_move), EndReason::IllegalMove),
+        "反則負け" => res(Some(!to_move), EndReason::IllegalMove),
+        "入玉勝ち" | "宣言勝ち" => res(Some(to_move), EndReason::Declaration),
+        "トライ" => res(Some(to_move), EndReason::Try),
+        "切れ負け" => res(Some(!to_move), EndReason::Timeout),
+        _ => None,
+    }
 }
 
 /// Reads KIF (text already decoded).

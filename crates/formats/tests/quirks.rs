@@ -121,3 +121,89 @@ fn csa_files_with_several_games() {
         8
     );
 }
+
+fn ki2(text: &str) -> banmen_formats::Record {
+    read(text.as_bytes(), Some(Format::Ki2)).unwrap_or_else(|e| panic!("{e}\n{text}"))
+}
+
+#[test]
+fn ki2_reads_the_made_result_line() {
+    let moves = "手合割：平手\n▲７六歩    △３四歩\n";
+    let rec = |line: &str| ki2(&format!("{moves}{line}\n")).result;
+    let win = |c, reason| {
+        Some(GameResult {
+            winner: Some(c),
+            reason,
+        })
+    };
+    let draw = |reason| {
+        Some(GameResult {
+            winner: None,
+            reason,
+        })
+    };
+    assert_eq!(
+        rec("まで2手で後手の勝ち"),
+        win(Color::White, EndReason::Resignation)
+    );
+    assert_eq!(
+        rec("まで、2手で先手の勝ち"),
+        win(Color::Black, EndReason::Resignation)
+    );
+    assert_eq!(rec("まで2手で千日手"), draw(EndReason::Repetition));
+    assert_eq!(rec("まで2手で中断"), draw(EndReason::Abort));
+    assert_eq!(rec("まで2手で持将棋"), draw(EndReason::Impasse));
+    assert_eq!(
+        rec("まで2手で時間切れにより後手の勝ち"),
+        win(Color::White, EndReason::Timeout)
+    );
+    assert_eq!(
+        rec("まで2手で先手の反則勝ち"),
+        win(Color::Black, EndReason::IllegalMove)
+    );
+    assert_eq!(
+        rec("まで2手で先手の反則負け"),
+        win(Color::White, EndReason::IllegalMove)
+    );
+    assert_eq!(
+        rec("まで2手で先手の入玉勝ち"),
+        win(Color::Black, EndReason::Declaration)
+    );
+    // A mate is written as a win: the rules make it a checkmate.
+    let mate = ki2("SFEN：4k4/9/4P4/9/9/9/9/9/4K4 b G 1\n▲５二金打\nまで1手で先手の勝ち\n");
+    assert_eq!(mate.result, win(Color::Black, EndReason::Checkmate));
+}
+
+#[test]
+fn ki2_writes_the_result_line_peers_read() {
+    for (kif_end, ki2_line) in [
+        ("投了", "まで2手で後手の勝ち"),
+        ("切れ負け", "まで2手で時間切れにより後手の勝ち"),
+        ("反則勝ち", "まで2手で先手の反則勝ち"),
+        ("反則負け", "まで2手で先手の反則負け"),
+        ("千日手", "まで2手で千日手"),
+        ("中断", "まで2手で中断"),
+    ] {
+        let kif = format!("手合割：平手\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 {kif_end}\n");
+        let rec = read(kif.as_bytes(), Some(Format::Kifu)).unwrap();
+        let out = text(&rec, Format::Ki2);
+        assert!(out.lines().any(|l| l == ki2_line), "{kif_end}: {out}");
+        assert!(!out.contains("終局"), "{out}");
+        assert_eq!(ki2(&out).result, rec.result, "{out}");
+    }
+}
+
+#[test]
+fn ki2_keeps_the_relative_word_when_the_twin_is_pinned() {
+    // The gold on 4i is pinned by the rook on 5i; tsshogi and cshogi still
+    // look at both golds, so 6i-5h is ５八金左.
+    let rec = read(b"sfen 4k4/9/9/9/9/9/9/9/3GrGK2 b - 1 moves 6i5h", None).unwrap();
+    let out = text(&rec, Format::Ki2);
+    assert!(out.contains("▲５八金左"), "{out}");
+    assert_eq!(ki2(&out).moves, rec.moves);
+    // A drop where a pinned piece could also go says 打.
+    let rec = read(b"sfen 4k4/9/9/9/9/9/9/9/4rGK2 b G 1 moves G*5h", None).unwrap();
+    let out = text(&rec, Format::Ki2);
+    assert!(out.contains("▲５八金打"), "{out}");
+    assert_eq!(ki2(&out).moves, rec.moves);
+}
