@@ -44,7 +44,7 @@ fn result_line(r: GameResult, to_move: Color) -> Option<String> {
             EndReason::Checkmate if mover_loses => "%TSUMI",
             EndReason::Repetition | EndReason::PerpetualCheck => "%SENNICHITE",
             EndReason::Impasse if r.winner.is_none() => "%JISHOGI",
-            EndReason::Abort => "%CHUDAN",
+            EndReason::Abort | EndReason::Sealed => "%CHUDAN",
             EndReason::Declaration if mover_wins => "%KACHI",
             EndReason::Timeout if mover_loses => "%TIME_UP",
             EndReason::Draw => "%HIKIWAKE",

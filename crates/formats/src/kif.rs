@@ -74,11 +74,55 @@ fn terminal_word(r: GameResult, to_move: Color) -> Option<&'static str> {
         EndReason::Declaration if mover_wins => "入玉勝ち",
         EndReason::Timeout if mover_loses => "切れ負け",
         EndReason::NoMate => "不詰",
+        EndReason::Sealed => "封じ手",
         // Kakinoki's KIF has no word for a draw by agreement; tsshogi and
         // cshogi read an unknown terminal word without an error.
         EndReason::Draw => "引き分け",
         _ => return None,
     })
+}
+
+/// Kakinoki's 手合割 names that the rules crate's handicap list lacks, with
+/// their start positions (uwate, White, to move); read by name, written as a
+/// board diagram with 上手/下手 (tsshogi does not know these names, cshogi
+/// 1.1.0 knows the first three). Taken from two other
+/// projects' tables and cshogi 1.1.0's `KIF.Parser.HANDYCAP_SFENS` (the first
+/// three), which agree (a JavaScript shogi board's `startInfos` and a Qt
+/// KIF/JKF converter's presets), and checked against the pieces
+/// each name removes: 三枚落ち = 飛 角 左香 (香落ち plus 飛車角), 五枚落ち =
+/// 飛 角 両香 右桂, 左五枚落ち = 飛 角 両香 左桂, 左七枚落ち = 六枚落ち plus
+/// the left silver (3a), 右七枚落ち = 六枚落ち plus the right silver (7a);
+/// the uwate's left is files 1-4.
+const KAKINOKI_HANDICAPS: [(&str, &str); 5] = [
+    (
+        "三枚落ち",
+        "lnsgkgsn1/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
+    ),
+    (
+        "五枚落ち",
+        "2sgkgsn1/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
+    ),
+    (
+        "左五枚落ち",
+        "1nsgkgs2/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
+    ),
+    (
+        "左七枚落ち",
+        "2sgkg3/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
+    ),
+    (
+        "右七枚落ち",
+        "3gkgs2/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
+    ),
+];
+
+/// The extra Kakinoki handicaps of a game: standard shogi's only.
+fn kakinoki_handicaps(variant: VariantName) -> &'static [(&'static str, &'static str)] {
+    if variant == VariantName::Shogi {
+        &KAKINOKI_HANDICAPS
+    } else {
+        &[]
+    }
 }
 
 fn side_name(c: Color, handicap: bool) -> &'static str {
@@ -180,12 +224,19 @@ fn header_block<B: BitBoard>(
         .handicaps
         .iter()
         .find(|h| sfen_sans_number(h.sfen) == start_key);
+    // Kakinoki's other handicaps are read by name, but written as a diagram:
+    // tsshogi refuses their names and cshogi knows only some.
+    let other_handicap = kakinoki_handicaps(record.variant)
+        .iter()
+        .any(|(_, sfen)| sfen_sans_number(sfen) == start_key);
     let even = sfen_sans_number(variant.start_sfen) == start_key;
-    let is_handicap = handicap.is_some();
+    let is_handicap = handicap.is_some() || other_handicap;
     if even {
         s.push_str("手合割：平手\n");
     } else if let Some(h) = handicap {
         s.push_str(&format!("手合割：{}\n", h.japanese));
+    } else if other_handicap && diagram_fits(start.rules()) {
+        s.push_str(&diagram(start, true)?);
     } else if diagram_fits(start.rules()) {
         s.push_str(&diagram(start, false)?);
     } else {
@@ -224,6 +275,7 @@ fn summary(record: &Record, handicap: bool, to_move: Color) -> Option<String> {
         (None, EndReason::Impasse) => "持将棋".into(),
         (None, EndReason::Abort) => "中断".into(),
         (None, EndReason::NoMate) => "不詰".into(),
+        (None, EndReason::Sealed) => "封じ手".into(),
         (None, EndReason::Draw) => "引き分け".into(),
         (None, _) => return None,
     };
@@ -374,6 +426,8 @@ struct Reader<B: BitBoard> {
     terminal: Option<(usize, String)>,
     /// The `まで…` line, read when no terminal word came (KI2).
     summary: Option<String>,
+    /// The side a terminal line names (`先手 反則負け`), if any.
+    terminal_side: Option<Color>,
 }
 
 impl<B: BitBoard> Reader<B> {
@@ -463,6 +517,11 @@ impl<B: BitBoard> Reader<B> {
                     self.rec.start = variant.start_sfen.to_string();
                 } else if let Some(h) = variant.handicap(&v) {
                     self.rec.start = h.sfen.to_string();
+                } else if let Some((_, sfen)) = kakinoki_handicaps(self.rec.variant)
+                    .iter()
+                    .find(|(name, _)| *name == v)
+                {
+                    self.rec.start = sfen.to_string();
                 } else if v != "その他" && v != "詰将棋" {
                     return Err(ParseError::new(n, format!("unknown handicap '{v}'")));
                 }
@@ -552,7 +611,7 @@ fn parse_time(s: &str) -> Option<u32> {
     Some(m.trim().parse::<u32>().ok()? * 60 + sec.trim().parse::<u32>().ok()?)
 }
 
-const TERMINALS: [&str; 14] = [
+const TERMINALS: [&str; 15] = [
     "投了",
     "中断",
     "千日手",
@@ -564,6 +623,7 @@ const TERMINALS: [&str; 14] = [
     "切れ負け",
     "不詰",
     "引き分け",
+    "封じ手",
     "宣言勝ち",
     "トライ",
     "詰",
@@ -624,6 +684,7 @@ fn read_on<B: BitBoard>(
         times: Vec::new(),
         terminal: None,
         summary: None,
+        terminal_side: None,
     };
     let mut last_line = 0;
     for (i, raw) in text.lines().enumerate() {
@@ -701,8 +762,11 @@ fn read_on<B: BitBoard>(
                 }
                 _ => (rest, None),
             };
-            if let Some(word) = TERMINALS.iter().find(|w| mv.starts_with(**w)) {
+            // Shogi Club 24 names the side: `先手 反則負け`.
+            let (named, word_text) = split_side(mv);
+            if let Some(word) = TERMINALS.iter().find(|w| word_text.starts_with(**w)) {
                 r.terminal = Some((n, word.to_string()));
+                r.terminal_side = named;
                 continue;
             }
             if mv.is_empty() {
@@ -743,11 +807,51 @@ fn read_on<B: BitBoard>(
     }
     let by_rules = rec.rules_result();
     rec.result = match (r.terminal, r.summary) {
-        (Some((_, w)), _) => terminal_result(&w, to_move, by_rules),
+        (Some((_, w)), _) => named_terminal_result(&w, r.terminal_side, to_move, by_rules),
         (None, Some(line)) => read_summary(&line, to_move, by_rules).or(by_rules),
         (None, None) => by_rules,
     };
     Ok(rec)
+}
+
+/// A terminal word's side, when the line names one (`先手 反則負け`, as Shogi
+/// Club 24 writes): the word and that side.
+fn split_side(text: &str) -> (Option<Color>, &str) {
+    for (name, c) in [
+        ("先手", Color::Black),
+        ("下手", Color::Black),
+        ("後手", Color::White),
+        ("上手", Color::White),
+    ] {
+        if let Some(rest) = text.strip_prefix(name) {
+            let word = rest.trim_start_matches([' ', '　', 'の']);
+            if word.len() < rest.len() {
+                return (Some(c), word);
+            }
+        }
+    }
+    (None, text)
+}
+
+/// The result of a terminal word that names a side: the named side loses by
+/// `反則負け`, `投了`, `切れ負け`, and wins by `反則勝ち`, `入玉勝ち`; otherwise
+/// as [`terminal_result`] reads the word for the side to move.
+fn named_terminal_result(
+    word: &str,
+    named: Option<Color>,
+    to_move: Color,
+    by_rules: Option<GameResult>,
+) -> Option<GameResult> {
+    let base = terminal_result(word, to_move, by_rules)?;
+    let Some(side) = named else {
+        return Some(base);
+    };
+    let winner = match word {
+        "反則負け" | "投了" | "切れ負け" => Some(!side),
+        "反則勝ち" | "入玉勝ち" | "宣言勝ち" => Some(side),
+        _ => base.winner,
+    };
+    Some(GameResult { winner, ..base })
 }
 
 /// The result a terminal word gives (`投了`, `千日手`, `反則負け` …); `None` for
@@ -760,6 +864,7 @@ fn terminal_result(word: &str, to_move: Color, by_rules: Option<GameResult>) -> 
         "千日手" => by_rules.or(res(None, EndReason::Repetition)),
         "持将棋" => res(None, EndReason::Impasse),
         "中断" => res(None, EndReason::Abort),
+        "封じ手" => res(None, EndReason::Sealed),
         "不詰" => res(None, EndReason::NoMate),
         "引き分け" => res(None, EndReason::Draw),
         "反則勝ち" => res(Some(to_move), EndReason::IllegalMove),

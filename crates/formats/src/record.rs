@@ -83,6 +83,8 @@ pub enum EndReason {
     Matta,
     /// The game stopped on an error (`%ERROR`).
     Error,
+    /// Adjourned with a sealed move (`封じ手`); CSA writes `%CHUDAN`.
+    Sealed,
 }
 
 impl EndReason {
@@ -107,11 +109,12 @@ impl EndReason {
             EndReason::NoMate => "no-mate",
             EndReason::Matta => "matta",
             EndReason::Error => "error",
+            EndReason::Sealed => "sealed-move",
         }
     }
 
     /// Every reason, in declaration order.
-    pub const ALL: [EndReason; 18] = [
+    pub const ALL: [EndReason; 19] = [
         EndReason::Resignation,
         EndReason::Checkmate,
         EndReason::NoLegalMoves,
@@ -130,6 +133,7 @@ impl EndReason {
         EndReason::NoMate,
         EndReason::Matta,
         EndReason::Error,
+        EndReason::Sealed,
     ];
 
     /// Parses [`EndReason::as_str`].

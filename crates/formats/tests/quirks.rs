@@ -207,3 +207,70 @@ fn ki2_keeps_the_relative_word_when_the_twin_is_pinned() {
     assert!(out.contains("▲５八金打"), "{out}");
     assert_eq!(ki2(&out).moves, rec.moves);
 }
+
+#[test]
+fn kif_reads_sealed_moves_and_a_named_foul() {
+    let kif = "手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)   ( 0:01/00:00:01)\n   2 封じ手\n";
+    let rec = read(kif.as_bytes(), Some(Format::Kifu)).unwrap();
+    assert_eq!(rec.result.map(|r| r.reason), Some(EndReason::Sealed));
+    let out = text(&rec, Format::Kifu);
+    assert!(out.contains("   2 封じ手"), "{out}");
+    assert!(text(&rec, Format::Csa).contains("%CHUDAN"));
+    assert_eq!(ki2(&text(&rec, Format::Ki2)).result, rec.result);
+    // Shogi Club 24: the side that fouled is named; here Black, though White is to move.
+    let kif = "手合割：平手\n手数----指手---------消費時間--\n1 ７六歩(77)    ( 0:01/00:00:01)\n2 先手 反則負け ( 0:01/00:00:01)\n";
+    let rec = read(kif.as_bytes(), Some(Format::Kifu)).unwrap();
+    assert_eq!(
+        rec.result,
+        Some(GameResult {
+            winner: Some(Color::White),
+            reason: EndReason::IllegalMove
+        })
+    );
+    // Written back, it is the side to move's 反則勝ち, which peers read.
+    let out = text(&rec, Format::Kifu);
+    assert!(out.contains("   2 反則勝ち"), "{out}");
+    assert_eq!(
+        read(out.as_bytes(), Some(Format::Kifu)).unwrap().result,
+        rec.result
+    );
+}
+
+#[test]
+fn kakinokis_other_handicaps() {
+    for (name, sfen) in [
+        (
+            "三枚落ち",
+            "lnsgkgsn1/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
+        ),
+        (
+            "五枚落ち",
+            "2sgkgsn1/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
+        ),
+        (
+            "左五枚落ち",
+            "1nsgkgs2/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
+        ),
+        (
+            "左七枚落ち",
+            "2sgkg3/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
+        ),
+        (
+            "右七枚落ち",
+            "3gkgs2/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
+        ),
+    ] {
+        let kif = format!(
+            "手合割：{name}\n上手：A\n下手：B\n手数----指手---------消費時間--\n   1 ５四歩(53)\n"
+        );
+        let rec =
+            read(kif.as_bytes(), Some(Format::Kifu)).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(rec.start, sfen, "{name}");
+        assert_eq!(rec.moves, ["5c5d"]);
+        let out = text(&rec, Format::Kifu);
+        // Written as a diagram, which tsshogi and cshogi read.
+        assert!(out.contains("上手番"), "{out}");
+        assert!(out.contains("上手：A"), "{out}");
+        assert_eq!(read(out.as_bytes(), Some(Format::Kifu)).unwrap(), rec);
+    }
+}
