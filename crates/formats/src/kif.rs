@@ -728,6 +728,16 @@ fn read_on<B: BitBoard>(
         if matches!(t, "先手番" | "下手番") {
             continue;
         }
+        if t.starts_with(['▲', '△', '☗', '☖']) && (r.terminal.is_some() || r.summary.is_some())
+        {
+            // Text after the end (`▲先手の勝ち`): a comment.
+            let ply = r.rec.moves.len();
+            r.rec.headers.comments.push(Comment {
+                ply,
+                text: t.to_string(),
+            });
+            continue;
+        }
         if t.starts_with(['▲', '△', '☗', '☖']) {
             let mut cur = String::new();
             for ch in t.chars() {
@@ -776,13 +786,31 @@ fn read_on<B: BitBoard>(
             r.times.push(time.and_then(parse_time));
             continue;
         }
-        if let Some((k, v)) = t.split_once('：') {
+        // `：`, or `:` before the moves (tsshogi reads both).
+        let pair = t.split_once('：').or_else(|| {
+            t.split_once(':')
+                .filter(|(k, _)| r.pos.is_none() && !k.is_empty() && !k.contains(' '))
+        });
+        if let Some((k, v)) = pair {
             if r.pos.is_some() {
                 // A header after the moves (e.g. 終了日時): keep it.
                 r.rec.headers.other.push((k.to_string(), v.to_string()));
                 continue;
             }
             r.header(n, k, v)?;
+            continue;
+        }
+        // Free text after the end (a Shogi Wars export), or a Japanese line
+        // among the headers (a Gekisashi KI2 title line, Kifu for Windows'
+        // 盤面回転): kept as a comment, as tsshogi passes over it. An ASCII
+        // line among the headers is still refused: likely not a KIF at all.
+        let ended = r.terminal.is_some() || r.summary.is_some();
+        if ended || r.pos.is_none() && !t.is_ascii() {
+            let ply = r.rec.moves.len();
+            r.rec.headers.comments.push(Comment {
+                ply,
+                text: t.to_string(),
+            });
             continue;
         }
         return Err(ParseError::new(n, format!("cannot read '{t}'")));

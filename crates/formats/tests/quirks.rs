@@ -274,3 +274,30 @@ fn kakinokis_other_handicaps() {
         assert_eq!(read(out.as_bytes(), Some(Format::Kifu)).unwrap(), rec);
     }
 }
+
+#[test]
+fn free_text_after_the_end_and_odd_header_lines() {
+    // Shogi Wars: text after 投了.
+    let kif = "開始日時:2024/01/02 10:00:00\n手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 投了\nまで2手で後手の勝ち\n\n先手の勝ち 詳細はこちら https://example.org/game/1\n▲先手の勝ち\n";
+    let rec = read(kif.as_bytes(), Some(Format::Kifu)).unwrap();
+    assert_eq!(rec.moves.len(), 2);
+    assert_eq!(rec.result.map(|r| r.winner), Some(Some(Color::White)));
+    assert_eq!(
+        rec.headers.start_date.as_deref(),
+        Some("2024/01/02 10:00:00")
+    );
+    assert!(rec.comments_at(2).any(|c| c.contains("example.org")));
+    // A KI2 header line that is not `key：value` (Gekisashi).
+    let rec = ki2(
+        "激指 棋譜ファイル\n先手：A\n後手：B\n手合割：平手\n▲７六歩    △３四歩\nまで2手で中断\n",
+    );
+    assert_eq!(rec.moves.len(), 2);
+    assert_eq!(rec.headers.black.as_deref(), Some("A"));
+    assert_eq!(rec.result.map(|r| r.reason), Some(EndReason::Abort));
+    // Moves after a mid-game line are still an error with its line.
+    let bad = "手合割：平手\n   1 ７六歩(77)\nnot a move\n";
+    assert_eq!(
+        read(bad.as_bytes(), Some(Format::Kifu)).unwrap_err().line,
+        3
+    );
+}
