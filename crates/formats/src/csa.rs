@@ -28,8 +28,8 @@
 use crate::names::names;
 use crate::notation::same_mids;
 use crate::record::{
-    mode_for_setup, sfen_sans_number, with_rules, Comment, EndReason, GameResult, ParseError,
-    Record,
+    csa_key_of_kif, kif_key_of_csa, mode_for_setup, sfen_sans_number, with_rules, Comment,
+    EndReason, GameResult, ParseError, Record,
 };
 use banmen_rules::{
     rules_for, BitBoard, Color, Geometry, Kind, Move, Position, Rules, Setup, Square, VariantName,
@@ -163,8 +163,19 @@ fn write_on<B: BitBoard>(
         s.push_str(&format!("$START_TIME:{d}\n"));
     }
     for (k, v) in &hd.other {
-        if k.chars().all(|c| c.is_ascii_uppercase() || c == '_') && !k.is_empty() {
+        let field = csa_key_of_kif(k).filter(|&f| f != "TIME_LIMIT" || is_v22_time_limit(v));
+        if let Some(f) = field {
+            s.push_str(&format!("${f}:{v}\n"));
+        } else if k
+            .chars()
+            .all(|c| c.is_ascii_uppercase() || c == '_' || c == '+' || c == '-')
+            && !k.is_empty()
+        {
             s.push_str(&format!("${k}:{v}\n"));
+        } else {
+            // No V2.2 field (表題, a 持ち時間 in words): a comment, read back
+            // as the header.
+            s.push_str(&format!("'{k}：{v}\n"));
         }
     }
     s.push_str(&position_lines(record, &pos)?);
@@ -546,6 +557,9 @@ fn read_on<B: BitBoard>(
                     ply: rec.moves.len(),
                     text: c.to_string(),
                 });
+            } else if let Some((k, v)) = c.split_once('：').filter(|_| pos.is_none()) {
+                // A KIF header CSA has no field for, as the writer puts it.
+                rec.headers.other.push((k.to_string(), v.to_string()));
             }
             continue;
         }
@@ -590,7 +604,10 @@ fn read_on<B: BitBoard>(
                         "START_TIME" => rec.headers.start_date = Some(v.to_string()),
                         "EVENT" => rec.headers.event = Some(v.to_string()),
                         "VARIANT" | "RULES" => {} // read by `prescan`
-                        _ => rec.headers.other.push((k.to_string(), v.to_string())),
+                        _ => {
+                            let key = kif_key_of_csa(k).map_or(k.to_string(), String::from);
+                            rec.headers.other.push((key, v.to_string()));
+                        }
                     }
                 }
                 'P' if pos.is_some() => {
@@ -726,6 +743,18 @@ fn read_on<B: BitBoard>(
         },
     };
     Ok(rec)
+}
+
+/// Whether a 持ち時間 value has V2.2's `$TIME_LIMIT` form (`00:25+30`).
+fn is_v22_time_limit(v: &str) -> bool {
+    let Some((hm, byoyomi)) = v.split_once('+') else {
+        return false;
+    };
+    let Some((h, m)) = hm.split_once(':') else {
+        return false;
+    };
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    digits(h) && m.len() == 2 && digits(m) && digits(byoyomi)
 }
 
 /// Reads one move statement (`+7776FU`, `-0055KA`, `+090908080907+LN`).

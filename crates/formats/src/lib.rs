@@ -44,7 +44,7 @@ pub mod record;
 pub mod sfen;
 mod text;
 
-pub use record::{Comment, EndReason, GameResult, Headers, ParseError, Record};
+pub use record::{Comment, EndReason, GameResult, Headers, ParseError, Record, HEADER_KEYS};
 
 use std::fmt;
 use std::str::FromStr;

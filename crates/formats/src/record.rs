@@ -204,6 +204,27 @@ pub struct Headers {
     pub comments: Vec<Comment>,
 }
 
+/// The header keys KIF and CSA share, beyond players, start date and event:
+/// the KIF key (as [`Headers::other`] holds it) and the CSA V2.2 `$` field.
+/// A KIF key without a CSA field is written to CSA as a `'key：value`
+/// comment, which the CSA reader takes back as that header.
+pub const HEADER_KEYS: [(&str, &str); 4] = [
+    ("終了日時", "END_TIME"),
+    ("場所", "SITE"),
+    ("戦型", "OPENING"),
+    ("持ち時間", "TIME_LIMIT"),
+];
+
+/// The KIF key of a CSA `$` field, where [`HEADER_KEYS`] has one.
+pub(crate) fn kif_key_of_csa(csa: &str) -> Option<&'static str> {
+    HEADER_KEYS.iter().find(|(_, c)| *c == csa).map(|(k, _)| *k)
+}
+
+/// The CSA `$` field of a KIF key, where [`HEADER_KEYS`] has one.
+pub(crate) fn csa_key_of_kif(kif: &str) -> Option<&'static str> {
+    HEADER_KEYS.iter().find(|(k, _)| *k == kif).map(|(_, c)| *c)
+}
+
 /// A game record.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Record {

@@ -51,7 +51,7 @@ fn csa_accepts_what_real_files_carry_after_the_ending() {
     assert!(rec
         .headers
         .other
-        .contains(&("END_TIME".to_string(), "2024/05/05 18:00:00".to_string())));
+        .contains(&("終了日時".to_string(), "2024/05/05 18:00:00".to_string())));
     // A move after the ending is still refused, with its line.
     let e = read(
         b"V2.2\nPI\n+\n+7776FU\n%TORYO\n-3334FU\n",
@@ -300,4 +300,35 @@ fn free_text_after_the_end_and_odd_header_lines() {
         read(bad.as_bytes(), Some(Format::Kifu)).unwrap_err().line,
         3
     );
+}
+
+#[test]
+fn kif_headers_survive_csa_and_back() {
+    let kif = "開始日時：2024/01/02 10:00:00\n終了日時：2024/01/02 18:30:00\n表題：第1局\n棋戦：名人戦\n持ち時間：各9時間\n場所：東京・将棋会館\n戦型：相掛かり\n手合割：平手\n先手：A\n後手：B\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 投了\n";
+    let rec = read(kif.as_bytes(), Some(Format::Kifu)).unwrap();
+    let csa = text(&rec, Format::Csa);
+    for line in [
+        "$END_TIME:2024/01/02 18:30:00",
+        "$SITE:東京・将棋会館",
+        "$OPENING:相掛かり",
+        "'表題：第1局",
+        "'持ち時間：各9時間",
+    ] {
+        assert!(csa.lines().any(|l| l == line), "{line}\n{csa}");
+    }
+    let back = read(csa.as_bytes(), Some(Format::Csa)).unwrap();
+    assert_eq!(back.headers, rec.headers);
+    // CSA keys become KIF keys, not raw `SITE：`.
+    let csa = "V2.2\n$SITE:関西将棋会館\n$END_TIME:2024/05/05 18:00:00\n$TIME_LIMIT:00:25+30\nPI\n+\n+7776FU\n%TORYO\n";
+    let rec = read(csa.as_bytes(), Some(Format::Csa)).unwrap();
+    let kif = text(&rec, Format::Kifu);
+    for line in [
+        "場所：関西将棋会館",
+        "終了日時：2024/05/05 18:00:00",
+        "持ち時間：00:25+30",
+    ] {
+        assert!(kif.lines().any(|l| l == line), "{line}\n{kif}");
+    }
+    assert!(!kif.contains("SITE") && !kif.contains("END_TIME"), "{kif}");
+    assert!(text(&rec, Format::Csa).contains("$TIME_LIMIT:00:25+30"));
 }
