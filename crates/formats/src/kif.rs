@@ -66,6 +66,10 @@ fn terminal_word(r: GameResult, to_move: Color) -> Option<&'static str> {
     Some(match r.reason {
         EndReason::Resignation if mover_loses => "投了",
         EndReason::Checkmate if mover_loses => "詰み",
+        // A perpetual check loses (JSA rules): a foul by the checking side,
+        // not a drawn 千日手 with a winner that contradicts it.
+        EndReason::PerpetualCheck if mover_wins => "反則勝ち",
+        EndReason::PerpetualCheck if mover_loses => "反則負け",
         EndReason::Repetition | EndReason::PerpetualCheck => "千日手",
         EndReason::Impasse if r.winner.is_none() => "持将棋",
         EndReason::Abort => "中断",
@@ -265,10 +269,12 @@ fn summary(record: &Record, handicap: bool, to_move: Color) -> Option<String> {
     let side = |c| side_name(c, handicap);
     let text = match (r.winner, r.reason) {
         (Some(w), EndReason::Timeout) => format!("時間切れにより{}の勝ち", side(w)),
-        (Some(w), EndReason::IllegalMove) if w == to_move => {
+        (Some(w), EndReason::IllegalMove | EndReason::PerpetualCheck) if w == to_move => {
             format!("{}の反則勝ち", side(to_move))
         }
-        (Some(_), EndReason::IllegalMove) => format!("{}の反則負け", side(to_move)),
+        (Some(_), EndReason::IllegalMove | EndReason::PerpetualCheck) => {
+            format!("{}の反則負け", side(to_move))
+        }
         (Some(w), EndReason::Declaration) => format!("{}の入玉勝ち", side(w)),
         (Some(w), _) => format!("{}の勝ち", side(w)),
         (None, EndReason::Repetition | EndReason::PerpetualCheck) => "千日手".into(),
@@ -303,10 +309,10 @@ fn read_summary(line: &str, to_move: Color, by_rules: Option<GameResult>) -> Opt
         return res(Some(named.unwrap_or(!to_move)), EndReason::Timeout);
     }
     if rest.ends_with("反則勝ち") {
-        return res(Some(named.unwrap_or(to_move)), EndReason::IllegalMove);
+        return foul(Some(named.unwrap_or(to_move)), by_rules);
     }
     if rest.ends_with("反則負け") {
-        return res(Some(!named.unwrap_or(to_move)), EndReason::IllegalMove);
+        return foul(Some(!named.unwrap_or(to_move)), by_rules);
     }
     if rest.ends_with("入玉勝ち") || rest.ends_with("宣言勝ち") {
         return res(Some(named.unwrap_or(to_move)), EndReason::Declaration);
@@ -842,6 +848,18 @@ fn read_on<B: BitBoard>(
     Ok(rec)
 }
 
+/// A foul won by `winner`: a perpetual check where the rules see one (the
+/// checking side loses), else an illegal move.
+fn foul(winner: Option<Color>, by_rules: Option<GameResult>) -> Option<GameResult> {
+    match by_rules {
+        Some(r) if r.reason == EndReason::PerpetualCheck && r.winner == winner => Some(r),
+        _ => Some(GameResult {
+            winner,
+            reason: EndReason::IllegalMove,
+        }),
+    }
+}
+
 /// A terminal word's side, when the line names one (`先手 反則負け`, as Shogi
 /// Club 24 writes): the word and that side.
 fn split_side(text: &str) -> (Option<Color>, &str) {
@@ -874,12 +892,19 @@ fn named_terminal_result(
     let Some(side) = named else {
         return Some(base);
     };
-    let winner = match word {
-        "反則負け" | "投了" | "切れ負け" => Some(!side),
-        "反則勝ち" | "入玉勝ち" | "宣言勝ち" => Some(side),
-        _ => base.winner,
-    };
-    Some(GameResult { winner, ..base })
+    match word {
+        "反則負け" => foul(Some(!side), by_rules),
+        "反則勝ち" => foul(Some(side), by_rules),
+        "投了" | "切れ負け" => Some(GameResult {
+            winner: Some(!side),
+            ..base
+        }),
+        "入玉勝ち" | "宣言勝ち" => Some(GameResult {
+            winner: Some(side),
+            ..base
+        }),
+        _ => Some(base),
+    }
 }
 
 /// The result a terminal word gives (`投了`, `千日手`, `反則負け` …); `None` for
@@ -895,8 +920,8 @@ fn terminal_result(word: &str, to_move: Color, by_rules: Option<GameResult>) -> 
         "封じ手" => res(None, EndReason::Sealed),
         "不詰" => res(None, EndReason::NoMate),
         "引き分け" => res(None, EndReason::Draw),
-        "反則勝ち" => res(Some(to_move), EndReason::IllegalMove),
-        "反則負け" => res(Some(!to_move), EndReason::IllegalMove),
+        "反則勝ち" => foul(Some(to_move), by_rules),
+        "反則負け" => foul(Some(!to_move), by_rules),
         "入玉勝ち" | "宣言勝ち" => res(Some(to_move), EndReason::Declaration),
         "トライ" => res(Some(to_move), EndReason::Try),
         "切れ負け" => res(Some(!to_move), EndReason::Timeout),

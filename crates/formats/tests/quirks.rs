@@ -332,3 +332,34 @@ fn kif_headers_survive_csa_and_back() {
     assert!(!kif.contains("SITE") && !kif.contains("END_TIME"), "{kif}");
     assert!(text(&rec, Format::Csa).contains("$TIME_LIMIT:00:25+30"));
 }
+
+#[test]
+fn a_perpetual_check_is_a_foul_not_a_drawn_sennichite() {
+    // Black checks with the rook on files 1 and 2; the result is set here (the
+    // rules crate does not report this sequence as perpetual check).
+    let line = "sfen 8k/9/9/9/9/9/9/9/K5R2 b - 1 moves 3i1i 1a2a 1i2i 2a1a 2i1i 1a2a 1i2i 2a1a 2i1i 1a2a 1i2i 2a1a 2i1i 1a2a";
+    let mut rec = read(line.as_bytes(), None).unwrap();
+    rec.result = Some(GameResult {
+        winner: Some(Color::White),
+        reason: EndReason::PerpetualCheck,
+    });
+    let kif = text(&rec, Format::Kifu);
+    assert!(kif.contains("  15 反則負け"), "{kif}");
+    assert!(kif.contains("まで14手で先手の反則負け"), "{kif}");
+    assert!(!kif.contains("千日手"), "{kif}");
+    let ki2_text = text(&rec, Format::Ki2);
+    assert!(ki2_text.contains("まで14手で先手の反則負け"), "{ki2_text}");
+    // Read back: White won by Black's foul (a perpetual check where the
+    // rules see one, else an illegal move).
+    for back in [
+        read(kif.as_bytes(), Some(Format::Kifu)).unwrap(),
+        ki2(&ki2_text),
+    ] {
+        let r = back.result.unwrap();
+        assert_eq!(r.winner, Some(Color::White));
+        assert!(matches!(
+            r.reason,
+            EndReason::PerpetualCheck | EndReason::IllegalMove
+        ));
+    }
+}
