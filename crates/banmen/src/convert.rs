@@ -1,6 +1,6 @@
 //! `banmen convert`: game records from one format to another.
 
-use banmen_formats::{read, write, Format};
+use banmen_formats::{read_games, write, Format};
 use clap::Args;
 use std::io::{Read, Write};
 
@@ -19,6 +19,10 @@ pub struct ConvertArgs {
     /// Write here instead of stdout.
     #[arg(long)]
     pub out: Option<String>,
+    /// Which game of a file with several (CSA games separated by `/` lines),
+    /// counting from 1.
+    #[arg(long, default_value_t = 1)]
+    pub game: usize,
 }
 
 /// Runs `banmen convert`.
@@ -41,9 +45,21 @@ pub fn run(args: &ConvertArgs) -> Result<(), String> {
     }
     let format = from.unwrap_or_else(|| Format::guess(&bytes));
     // `path: line N: reason (read as csa, from the file name)`.
-    let record = read(&bytes, Some(format))
+    let games = read_games(&bytes, Some(format))
         .map_err(|e| format!("{}: {e} (read as {format}, {how})", args.input))?;
-    let out = write(&record, to).map_err(|e| format!("cannot write {to}: {e}"))?;
+    let record = args
+        .game
+        .checked_sub(1)
+        .and_then(|i| games.get(i))
+        .ok_or_else(|| {
+            format!(
+                "{}: no game {} (the file holds {}; --game counts from 1)",
+                args.input,
+                args.game,
+                games.len()
+            )
+        })?;
+    let out = write(record, to).map_err(|e| format!("cannot write {to}: {e}"))?;
     match &args.out {
         Some(path) => std::fs::write(path, out).map_err(|e| format!("{path}: {e}")),
         None => std::io::stdout()

@@ -43,6 +43,20 @@ fn converts_usi_to_kifu_and_back_guessing_the_format() {
 }
 
 #[test]
+fn game_picks_one_game_of_a_csa_file_with_several() {
+    let file = "V2.2\nPI\n+\n+7776FU\n%TORYO\n/\nV2.2\nPI\n+\n+2726FU\n%CHUDAN\n";
+    let (code, first, err) = convert(&["-", "--from", "csa", "--to", "usi"], file);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(first, "position startpos moves 7g7f\n");
+    let (code, second, err) = convert(&["-", "--from", "csa", "--to", "usi", "--game", "2"], file);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(second, "position startpos moves 2g2f\n");
+    let (code, _, err) = convert(&["-", "--from", "csa", "--to", "usi", "--game", "3"], file);
+    assert_eq!(code, 2);
+    assert!(err.contains("no game 3 (the file holds 2"), "{err}");
+}
+
+#[test]
 fn errors_name_the_line_and_exit_2() {
     let (code, _, err) = convert(
         &["-", "--from", "kifu", "--to", "csa"],

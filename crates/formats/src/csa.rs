@@ -1,7 +1,12 @@
 //! CSA records, V2.2 and V3.0, for all three games.
 //!
 //! `%TORYO`, `%TSUMI`, `%TIME_UP` and `%ILLEGAL_MOVE` are read as a loss of
-//! the side to move; `%KACHI` as its win; `%+ILLEGAL_ACTION` as a loss of `+`.
+//! the side to move; `%KACHI` as its win; `%+ILLEGAL_ACTION` as a loss of `+`;
+//! `%SENNICHITE`, `%JISHOGI`, `%HIKIWAKE`, `%MAX_MOVES`, `%CHUDAN`,
+//! `%FUZUMI`, `%MATTA` and `%ERROR` each as its own [`EndReason`], without a
+//! winner. After the ending a `T` time, a second `%` line (ignored: the first
+//! one counts), comments and `N`/`$` headers are accepted; a move is not.
+//! [`read_all`] reads every game of a file with several (`/` lines).
 //! `P+00AL` / `P-00AL` put every piece not yet placed (kings excepted) in
 //! that side's hand (tsume problems).
 //!
@@ -23,8 +28,8 @@
 use crate::names::names;
 use crate::notation::same_mids;
 use crate::record::{
-    mode_for_setup, sfen_sans_number, with_rules, Comment, EndReason, GameResult, ParseError,
-    Record,
+    csa_key_of_kif, kif_key_of_csa, mode_for_setup, sfen_sans_number, with_rules, Comment,
+    EndReason, GameResult, ParseError, Record,
 };
 use banmen_rules::{
     rules_for, BitBoard, Color, Geometry, Kind, Move, Position, Rules, Setup, Square, VariantName,
@@ -39,10 +44,14 @@ fn result_line(r: GameResult, to_move: Color) -> Option<String> {
             EndReason::Checkmate if mover_loses => "%TSUMI",
             EndReason::Repetition | EndReason::PerpetualCheck => "%SENNICHITE",
             EndReason::Impasse if r.winner.is_none() => "%JISHOGI",
-            EndReason::Abort => "%CHUDAN",
+            EndReason::Abort | EndReason::Sealed => "%CHUDAN",
             EndReason::Declaration if mover_wins => "%KACHI",
             EndReason::Timeout if mover_loses => "%TIME_UP",
             EndReason::Draw => "%HIKIWAKE",
+            EndReason::MaxMoves if r.winner.is_none() => "%MAX_MOVES",
+            EndReason::NoMate => "%FUZUMI",
+            EndReason::Matta => "%MATTA",
+            EndReason::Error => "%ERROR",
             EndReason::IllegalMove => match r.winner {
                 Some(Color::White) => "%+ILLEGAL_ACTION",
                 Some(Color::Black) => "%-ILLEGAL_ACTION",
@@ -154,8 +163,19 @@ fn write_on<B: BitBoard>(
         s.push_str(&format!("$START_TIME:{d}\n"));
     }
     for (k, v) in &hd.other {
-        if k.chars().all(|c| c.is_ascii_uppercase() || c == '_') && !k.is_empty() {
+        let field = csa_key_of_kif(k).filter(|&f| f != "TIME_LIMIT" || is_v22_time_limit(v));
+        if let Some(f) = field {
+            s.push_str(&format!("${f}:{v}\n"));
+        } else if k
+            .chars()
+            .all(|c| c.is_ascii_uppercase() || c == '_' || c == '+' || c == '-')
+            && !k.is_empty()
+        {
             s.push_str(&format!("${k}:{v}\n"));
+        } else {
+            // No V2.2 field (表題, a 持ち時間 in words): a comment, read back
+            // as the header.
+            s.push_str(&format!("'{k}：{v}\n"));
         }
     }
     s.push_str(&position_lines(record, &pos)?);
@@ -449,14 +469,62 @@ fn prescan(text: &str) -> Result<Record, ParseError> {
     Ok(rec)
 }
 
-/// Reads CSA V2, V2.2 or V3.0.
+/// Reads CSA V2, V2.2 or V3.0: the first game of the file.
 ///
 /// # Errors
 /// The first problem, with its line.
 pub fn read(text: &str) -> Result<Record, ParseError> {
-    let rec = prescan(text)?;
-    let any = rules_for(rec.variant, &rec.rules).map_err(|e| ParseError::new(1, e.to_string()))?;
-    with_rules!(any, r => read_on(r, rec, text))
+    let games = split_games(text);
+    let (offset, first) = games.first().copied().unwrap_or((0, text));
+    read_game(first, offset)
+}
+
+/// Reads every game of a CSA file: the CSA standard (V2.2 §1) separates games
+/// with a line of a single `/`.
+///
+/// # Errors
+/// The first problem, with its line in the whole file.
+pub fn read_all(text: &str) -> Result<Vec<Record>, ParseError> {
+    split_games(text)
+        .into_iter()
+        .map(|(offset, game)| read_game(game, offset))
+        .collect()
+}
+
+/// The games of a file, each with the number of lines before it. A `/` line
+/// with nothing but blank lines after it ends the last game.
+fn split_games(text: &str) -> Vec<(usize, &str)> {
+    let mut games = Vec::new();
+    let (mut start_byte, mut start_line) = (0, 0);
+    let mut byte = 0;
+    for (i, line) in text.split_inclusive('\n').enumerate() {
+        if line.trim() == "/" {
+            games.push((start_line, &text[start_byte..byte]));
+            start_byte = byte + line.len();
+            start_line = i + 1;
+        }
+        byte += line.len();
+    }
+    let rest = &text[start_byte..];
+    if games.is_empty() || !rest.trim().is_empty() {
+        games.push((start_line, rest));
+    }
+    games
+}
+
+/// Reads one game; `offset` lines of the file come before it.
+fn read_game(text: &str, offset: usize) -> Result<Record, ParseError> {
+    let shift = |mut e: ParseError| {
+        if e.line > 0 {
+            e.line += offset;
+        }
+        e
+    };
+    let rec = prescan(text).map_err(shift)?;
+    let any = rules_for(rec.variant, &rec.rules)
+        .map_err(|e| ParseError::new(1, e.to_string()))
+        .map_err(shift)?;
+    with_rules!(any, r => read_on(r, rec, text)).map_err(shift)
 }
 
 fn read_on<B: BitBoard>(
@@ -489,21 +557,41 @@ fn read_on<B: BitBoard>(
                     ply: rec.moves.len(),
                     text: c.to_string(),
                 });
+            } else if let Some((k, v)) = c.split_once('：').filter(|_| pos.is_none()) {
+                // A KIF header CSA has no field for, as the writer puts it.
+                rec.headers.other.push((k.to_string(), v.to_string()));
             }
             continue;
         }
-        for stmt in line.split(',') {
+        // Names and `$` fields may hold commas; other lines may carry
+        // several statements (`+7776FU,T12`).
+        let statements: Vec<&str> = if line.starts_with(['N', '$']) {
+            vec![line]
+        } else {
+            line.split(',').collect()
+        };
+        for stmt in statements {
             let st = stmt.trim();
             if st.is_empty() {
                 continue;
             }
-            if ending.is_some() {
-                return Err(ParseError::new(
-                    n,
-                    format!("'{st}' after the end of the game"),
-                ));
-            }
             let first = st.chars().next().unwrap_or(' ');
+            if ending.is_some() {
+                // What real files carry after the ending: the time of the
+                // final action (ShogiHome writes `T` after every `%`;
+                // `%CHUDAN,T51`), a second `%` line (the first one counts),
+                // and headers such as WCSC's `$END_TIME`.
+                match first {
+                    'T' | '%' => continue,
+                    'N' | '$' | 'V' => {}
+                    _ => {
+                        return Err(ParseError::new(
+                            n,
+                            format!("'{st}' after the end of the game"),
+                        ))
+                    }
+                }
+            }
             match first {
                 'V' => {}
                 'N' if st.starts_with("N+") => rec.headers.black = Some(st[2..].to_string()),
@@ -516,7 +604,10 @@ fn read_on<B: BitBoard>(
                         "START_TIME" => rec.headers.start_date = Some(v.to_string()),
                         "EVENT" => rec.headers.event = Some(v.to_string()),
                         "VARIANT" | "RULES" => {} // read by `prescan`
-                        _ => rec.headers.other.push((k.to_string(), v.to_string())),
+                        _ => {
+                            let key = kif_key_of_csa(k).map_or(k.to_string(), String::from);
+                            rec.headers.other.push((key, v.to_string()));
+                        }
                     }
                 }
                 'P' if pos.is_some() => {
@@ -643,11 +734,27 @@ fn read_on<B: BitBoard>(
             "%SENNICHITE" => by_rules.or(res(None, EndReason::Repetition)),
             "%JISHOGI" => res(None, EndReason::Impasse),
             "%HIKIWAKE" => res(None, EndReason::Draw),
-            "%CHUDAN" | "%MATTA" | "%ERROR" | "%FUZUMI" => res(None, EndReason::Abort),
+            "%CHUDAN" => res(None, EndReason::Abort),
+            "%MAX_MOVES" => res(None, EndReason::MaxMoves),
+            "%FUZUMI" => res(None, EndReason::NoMate),
+            "%MATTA" => res(None, EndReason::Matta),
+            "%ERROR" => res(None, EndReason::Error),
             _ => return Err(ParseError::new(n, format!("unknown ending '{e}'"))),
         },
     };
     Ok(rec)
+}
+
+/// Whether a 持ち時間 value has V2.2's `$TIME_LIMIT` form (`00:25+30`).
+fn is_v22_time_limit(v: &str) -> bool {
+    let Some((hm, byoyomi)) = v.split_once('+') else {
+        return false;
+    };
+    let Some((h, m)) = hm.split_once(':') else {
+        return false;
+    };
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    digits(h) && m.len() == 2 && digits(m) && digits(byoyomi)
 }
 
 /// Reads one move statement (`+7776FU`, `-0055KA`, `+090908080907+LN`).

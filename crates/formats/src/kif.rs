@@ -66,6 +66,10 @@ fn terminal_word(r: GameResult, to_move: Color) -> Option<&'static str> {
     Some(match r.reason {
         EndReason::Resignation if mover_loses => "投了",
         EndReason::Checkmate if mover_loses => "詰み",
+        // A perpetual check loses (JSA rules): a foul by the checking side,
+        // not a drawn 千日手 with a winner that contradicts it.
+        EndReason::PerpetualCheck if mover_wins => "反則勝ち",
+        EndReason::PerpetualCheck if mover_loses => "反則負け",
         EndReason::Repetition | EndReason::PerpetualCheck => "千日手",
         EndReason::Impasse if r.winner.is_none() => "持将棋",
         EndReason::Abort => "中断",
@@ -73,8 +77,56 @@ fn terminal_word(r: GameResult, to_move: Color) -> Option<&'static str> {
         EndReason::IllegalMove if mover_loses => "反則負け",
         EndReason::Declaration if mover_wins => "入玉勝ち",
         EndReason::Timeout if mover_loses => "切れ負け",
+        EndReason::NoMate => "不詰",
+        EndReason::Sealed => "封じ手",
+        // Kakinoki's KIF has no word for a draw by agreement; tsshogi and
+        // cshogi read an unknown terminal word without an error.
+        EndReason::Draw => "引き分け",
         _ => return None,
     })
+}
+
+/// Kakinoki's 手合割 names that the rules crate's handicap list lacks, with
+/// their start positions (uwate, White, to move); read by name, written as a
+/// board diagram with 上手/下手 (tsshogi does not know these names, cshogi
+/// 1.1.0 knows the first three). Taken from two other
+/// projects' tables and cshogi 1.1.0's `KIF.Parser.HANDYCAP_SFENS` (the first
+/// three), which agree (a JavaScript shogi board's `startInfos` and a Qt
+/// KIF/JKF converter's presets), and checked against the pieces
+/// each name removes: 三枚落ち = 飛 角 左香 (香落ち plus 飛車角), 五枚落ち =
+/// 飛 角 両香 右桂, 左五枚落ち = 飛 角 両香 左桂, 左七枚落ち = 六枚落ち plus
+/// the left silver (3a), 右七枚落ち = 六枚落ち plus the right silver (7a);
+/// the uwate's left is files 1-4.
+const KAKINOKI_HANDICAPS: [(&str, &str); 5] = [
+    (
+        "三枚落ち",
+        "lnsgkgsn1/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
+    ),
+    (
+        "五枚落ち",
+        "2sgkgsn1/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
+    ),
+    (
+        "左五枚落ち",
+        "1nsgkgs2/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
+    ),
+    (
+        "左七枚落ち",
+        "2sgkg3/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
+    ),
+    (
+        "右七枚落ち",
+        "3gkgs2/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
+    ),
+];
+
+/// The extra Kakinoki handicaps of a game: standard shogi's only.
+fn kakinoki_handicaps(variant: VariantName) -> &'static [(&'static str, &'static str)] {
+    if variant == VariantName::Shogi {
+        &KAKINOKI_HANDICAPS
+    } else {
+        &[]
+    }
 }
 
 fn side_name(c: Color, handicap: bool) -> &'static str {
@@ -176,12 +228,19 @@ fn header_block<B: BitBoard>(
         .handicaps
         .iter()
         .find(|h| sfen_sans_number(h.sfen) == start_key);
+    // Kakinoki's other handicaps are read by name, but written as a diagram:
+    // tsshogi refuses their names and cshogi knows only some.
+    let other_handicap = kakinoki_handicaps(record.variant)
+        .iter()
+        .any(|(_, sfen)| sfen_sans_number(sfen) == start_key);
     let even = sfen_sans_number(variant.start_sfen) == start_key;
-    let is_handicap = handicap.is_some();
+    let is_handicap = handicap.is_some() || other_handicap;
     if even {
         s.push_str("手合割：平手\n");
     } else if let Some(h) = handicap {
         s.push_str(&format!("手合割：{}\n", h.japanese));
+    } else if other_handicap && diagram_fits(start.rules()) {
+        s.push_str(&diagram(start, true)?);
     } else if diagram_fits(start.rules()) {
         s.push_str(&diagram(start, false)?);
     } else {
@@ -199,16 +258,74 @@ fn header_block<B: BitBoard>(
     Ok((s, is_handicap))
 }
 
-fn summary(record: &Record, handicap: bool) -> Option<String> {
+/// The `まで…` result line, in the words Kifu for Windows and tsshogi write
+/// and tsshogi and cshogi read: `まで64手で後手の勝ち` (resignation and
+/// checkmate alike), `時間切れにより先手の勝ち`, `先手の反則勝ち` and
+/// `先手の反則負け` (the side to move), `後手の入玉勝ち`, `千日手`, `持将棋`,
+/// `中断`, `不詰`, `引き分け`. `to_move` is the side to move after the last move.
+fn summary(record: &Record, handicap: bool, to_move: Color) -> Option<String> {
     let r = record.result?;
     let n = record.moves.len();
-    Some(match r.winner {
-        Some(w) => format!("まで{n}手で{}の勝ち\n", side_name(w, handicap)),
-        None if matches!(r.reason, EndReason::Repetition) => format!("まで{n}手で千日手\n"),
-        None if r.reason == EndReason::Impasse => format!("まで{n}手で持将棋\n"),
-        None if r.reason == EndReason::Abort => format!("まで{n}手で中断\n"),
-        None => return None,
-    })
+    let side = |c| side_name(c, handicap);
+    let text = match (r.winner, r.reason) {
+        (Some(w), EndReason::Timeout) => format!("時間切れにより{}の勝ち", side(w)),
+        (Some(w), EndReason::IllegalMove | EndReason::PerpetualCheck) if w == to_move => {
+            format!("{}の反則勝ち", side(to_move))
+        }
+        (Some(_), EndReason::IllegalMove | EndReason::PerpetualCheck) => {
+            format!("{}の反則負け", side(to_move))
+        }
+        (Some(w), EndReason::Declaration) => format!("{}の入玉勝ち", side(w)),
+        (Some(w), _) => format!("{}の勝ち", side(w)),
+        (None, EndReason::Repetition | EndReason::PerpetualCheck) => "千日手".into(),
+        (None, EndReason::Impasse) => "持将棋".into(),
+        (None, EndReason::Abort) => "中断".into(),
+        (None, EndReason::NoMate) => "不詰".into(),
+        (None, EndReason::Sealed) => "封じ手".into(),
+        (None, EndReason::Draw) => "引き分け".into(),
+        (None, _) => return None,
+    };
+    Some(format!("まで{n}手で{text}\n"))
+}
+
+/// Reads a `まで…` result line (`まで64手で後手の勝ち`, `まで、100手で千日手`,
+/// `まで77手で時間切れにより先手の勝ち`): the words [`summary`] writes and
+/// the terminal words; `None` for anything else. `to_move` is the side to
+/// move after the last move; `by_rules` the result the moves give.
+fn read_summary(line: &str, to_move: Color, by_rules: Option<GameResult>) -> Option<GameResult> {
+    let clean: String = line.chars().filter(|c| !c.is_whitespace()).collect();
+    let rest = clean.strip_prefix("まで")?.trim_start_matches('、');
+    let rest = rest.trim_start_matches(|c: char| c.is_ascii_digit());
+    let rest = rest.strip_prefix("手で").unwrap_or(rest);
+    let named = if rest.contains("先手の") || rest.contains("下手の") {
+        Some(Color::Black)
+    } else if rest.contains("後手の") || rest.contains("上手の") {
+        Some(Color::White)
+    } else {
+        None
+    };
+    let res = |winner, reason| Some(GameResult { winner, reason });
+    if rest.starts_with("時間切れ") {
+        return res(Some(named.unwrap_or(!to_move)), EndReason::Timeout);
+    }
+    if rest.ends_with("反則勝ち") {
+        return foul(Some(named.unwrap_or(to_move)), by_rules);
+    }
+    if rest.ends_with("反則負け") {
+        return foul(Some(!named.unwrap_or(to_move)), by_rules);
+    }
+    if rest.ends_with("入玉勝ち") || rest.ends_with("宣言勝ち") {
+        return res(Some(named.unwrap_or(to_move)), EndReason::Declaration);
+    }
+    if rest.ends_with("勝ち") {
+        let winner = named.unwrap_or(!to_move);
+        // Kifu for Windows writes a mate as a win too: the rules tell.
+        return match by_rules {
+            Some(r) if r.winner == Some(winner) => Some(r),
+            _ => res(Some(winner), EndReason::Resignation),
+        };
+    }
+    terminal_result(rest, to_move, by_rules)
 }
 
 fn clock(secs: u32) -> String {
@@ -255,7 +372,7 @@ fn write_kif_on<B: BitBoard>(rules: &'static Rules<B>, record: &Record) -> Resul
     {
         s.push_str(&format!("{:>4} {word}\n", moves.len() + 1));
     }
-    if let Some(line) = summary(record, handicap) {
+    if let Some(line) = summary(record, handicap, pos.side_to_move()) {
         s.push_str(&line);
     }
     Ok(s)
@@ -296,15 +413,9 @@ fn write_ki2_on<B: BitBoard>(rules: &'static Rules<B>, record: &Record) -> Resul
         s.push_str(&line.join("    "));
         s.push('\n');
     }
-    match (record.result, summary(record, handicap)) {
-        (Some(r), Some(text)) if terminal_word(r, pos.side_to_move()).is_some() => {
-            // KI2 has no terminal move line: the summary carries the reason.
-            let word = terminal_word(r, pos.side_to_move()).unwrap_or("");
-            s.push_str(&text);
-            s.push_str(&format!("*終局：{word}\n"));
-        }
-        (_, Some(text)) => s.push_str(&text),
-        _ => {}
+    // KI2 has no terminal move line: the `まで…` line carries the reason.
+    if let Some(line) = summary(record, handicap, pos.side_to_move()) {
+        s.push_str(&line);
     }
     Ok(s)
 }
@@ -319,6 +430,10 @@ struct Reader<B: BitBoard> {
     prev: Option<Square>,
     times: Vec<Option<u32>>,
     terminal: Option<(usize, String)>,
+    /// The `まで…` line, read when no terminal word came (KI2).
+    summary: Option<String>,
+    /// The side a terminal line names (`先手 反則負け`), if any.
+    terminal_side: Option<Color>,
 }
 
 impl<B: BitBoard> Reader<B> {
@@ -408,6 +523,11 @@ impl<B: BitBoard> Reader<B> {
                     self.rec.start = variant.start_sfen.to_string();
                 } else if let Some(h) = variant.handicap(&v) {
                     self.rec.start = h.sfen.to_string();
+                } else if let Some((_, sfen)) = kakinoki_handicaps(self.rec.variant)
+                    .iter()
+                    .find(|(name, _)| *name == v)
+                {
+                    self.rec.start = sfen.to_string();
                 } else if v != "その他" && v != "詰将棋" {
                     return Err(ParseError::new(n, format!("unknown handicap '{v}'")));
                 }
@@ -497,7 +617,7 @@ fn parse_time(s: &str) -> Option<u32> {
     Some(m.trim().parse::<u32>().ok()? * 60 + sec.trim().parse::<u32>().ok()?)
 }
 
-const TERMINALS: [&str; 13] = [
+const TERMINALS: [&str; 15] = [
     "投了",
     "中断",
     "千日手",
@@ -508,6 +628,8 @@ const TERMINALS: [&str; 13] = [
     "入玉勝ち",
     "切れ負け",
     "不詰",
+    "引き分け",
+    "封じ手",
     "宣言勝ち",
     "トライ",
     "詰",
@@ -567,6 +689,8 @@ fn read_on<B: BitBoard>(
         prev: None,
         times: Vec::new(),
         terminal: None,
+        summary: None,
+        terminal_side: None,
     };
     let mut last_line = 0;
     for (i, raw) in text.lines().enumerate() {
@@ -592,11 +716,11 @@ fn read_on<B: BitBoard>(
             });
             continue;
         }
-        if t.starts_with("手数")
-            || t.starts_with("+--")
-            || t.starts_with('９')
-            || t.starts_with("まで")
-        {
+        if t.starts_with("まで") {
+            r.summary = Some(t.to_string());
+            continue;
+        }
+        if t.starts_with("手数") || t.starts_with("+--") || t.starts_with('９') {
             continue;
         }
         if t.starts_with('|') {
@@ -608,6 +732,16 @@ fn read_on<B: BitBoard>(
             continue;
         }
         if matches!(t, "先手番" | "下手番") {
+            continue;
+        }
+        if t.starts_with(['▲', '△', '☗', '☖']) && (r.terminal.is_some() || r.summary.is_some())
+        {
+            // Text after the end (`▲先手の勝ち`): a comment.
+            let ply = r.rec.moves.len();
+            r.rec.headers.comments.push(Comment {
+                ply,
+                text: t.to_string(),
+            });
             continue;
         }
         if t.starts_with(['▲', '△', '☗', '☖']) {
@@ -644,8 +778,11 @@ fn read_on<B: BitBoard>(
                 }
                 _ => (rest, None),
             };
-            if let Some(word) = TERMINALS.iter().find(|w| mv.starts_with(**w)) {
+            // Shogi Club 24 names the side: `先手 反則負け`.
+            let (named, word_text) = split_side(mv);
+            if let Some(word) = TERMINALS.iter().find(|w| word_text.starts_with(**w)) {
                 r.terminal = Some((n, word.to_string()));
+                r.terminal_side = named;
                 continue;
             }
             if mv.is_empty() {
@@ -655,13 +792,31 @@ fn read_on<B: BitBoard>(
             r.times.push(time.and_then(parse_time));
             continue;
         }
-        if let Some((k, v)) = t.split_once('：') {
+        // `：`, or `:` before the moves (tsshogi reads both).
+        let pair = t.split_once('：').or_else(|| {
+            t.split_once(':')
+                .filter(|(k, _)| r.pos.is_none() && !k.is_empty() && !k.contains(' '))
+        });
+        if let Some((k, v)) = pair {
             if r.pos.is_some() {
                 // A header after the moves (e.g. 終了日時): keep it.
                 r.rec.headers.other.push((k.to_string(), v.to_string()));
                 continue;
             }
             r.header(n, k, v)?;
+            continue;
+        }
+        // Free text after the end (a Shogi Wars export), or a Japanese line
+        // among the headers (a Gekisashi KI2 title line, Kifu for Windows'
+        // 盤面回転): kept as a comment, as tsshogi passes over it. An ASCII
+        // line among the headers is still refused: likely not a KIF at all.
+        let ended = r.terminal.is_some() || r.summary.is_some();
+        if ended || r.pos.is_none() && !t.is_ascii() {
+            let ply = r.rec.moves.len();
+            r.rec.headers.comments.push(Comment {
+                ply,
+                text: t.to_string(),
+            });
             continue;
         }
         return Err(ParseError::new(n, format!("cannot read '{t}'")));
@@ -685,52 +840,93 @@ fn read_on<B: BitBoard>(
         rec.times = r.times;
     }
     let by_rules = rec.rules_result();
-    rec.result = match r.terminal {
-        None => by_rules,
-        Some((_, w)) => Some(match w.as_str() {
-            "投了" => GameResult {
-                winner: Some(!to_move),
-                reason: EndReason::Resignation,
-            },
-            "詰み" | "詰" => GameResult {
-                winner: Some(!to_move),
-                reason: EndReason::Checkmate,
-            },
-            "千日手" => by_rules.unwrap_or(GameResult {
-                winner: None,
-                reason: EndReason::Repetition,
-            }),
-            "持将棋" => GameResult {
-                winner: None,
-                reason: EndReason::Impasse,
-            },
-            "中断" | "不詰" => GameResult {
-                winner: None,
-                reason: EndReason::Abort,
-            },
-            "反則勝ち" => GameResult {
-                winner: Some(to_move),
-                reason: EndReason::IllegalMove,
-            },
-            "反則負け" => GameResult {
-                winner: Some(!to_move),
-                reason: EndReason::IllegalMove,
-            },
-            "入玉勝ち" | "宣言勝ち" => GameResult {
-                winner: Some(to_move),
-                reason: EndReason::Declaration,
-            },
-            "トライ" => GameResult {
-                winner: Some(to_move),
-                reason: EndReason::Try,
-            },
-            _ => GameResult {
-                winner: Some(!to_move),
-                reason: EndReason::Timeout,
-            },
-        }),
+    rec.result = match (r.terminal, r.summary) {
+        (Some((_, w)), _) => named_terminal_result(&w, r.terminal_side, to_move, by_rules),
+        (None, Some(line)) => read_summary(&line, to_move, by_rules).or(by_rules),
+        (None, None) => by_rules,
     };
     Ok(rec)
+}
+
+/// A foul won by `winner`: a perpetual check where the rules see one (the
+/// checking side loses), else an illegal move.
+fn foul(winner: Option<Color>, by_rules: Option<GameResult>) -> Option<GameResult> {
+    match by_rules {
+        Some(r) if r.reason == EndReason::PerpetualCheck && r.winner == winner => Some(r),
+        _ => Some(GameResult {
+            winner,
+            reason: EndReason::IllegalMove,
+        }),
+    }
+}
+
+/// A terminal word's side, when the line names one (`先手 反則負け`, as Shogi
+/// Club 24 writes): the word and that side.
+fn split_side(text: &str) -> (Option<Color>, &str) {
+    for (name, c) in [
+        ("先手", Color::Black),
+        ("下手", Color::Black),
+        ("後手", Color::White),
+        ("上手", Color::White),
+    ] {
+        if let Some(rest) = text.strip_prefix(name) {
+            let word = rest.trim_start_matches([' ', '　', 'の']);
+            if word.len() < rest.len() {
+                return (Some(c), word);
+            }
+        }
+    }
+    (None, text)
+}
+
+/// The result of a terminal word that names a side: the named side loses by
+/// `反則負け`, `投了`, `切れ負け`, and wins by `反則勝ち`, `入玉勝ち`; otherwise
+/// as [`terminal_result`] reads the word for the side to move.
+fn named_terminal_result(
+    word: &str,
+    named: Option<Color>,
+    to_move: Color,
+    by_rules: Option<GameResult>,
+) -> Option<GameResult> {
+    let base = terminal_result(word, to_move, by_rules)?;
+    let Some(side) = named else {
+        return Some(base);
+    };
+    match word {
+        "反則負け" => foul(Some(!side), by_rules),
+        "反則勝ち" => foul(Some(side), by_rules),
+        "投了" | "切れ負け" => Some(GameResult {
+            winner: Some(!side),
+            ..base
+        }),
+        "入玉勝ち" | "宣言勝ち" => Some(GameResult {
+            winner: Some(side),
+            ..base
+        }),
+        _ => Some(base),
+    }
+}
+
+/// The result a terminal word gives (`投了`, `千日手`, `反則負け` …); `None` for
+/// a word it does not know.
+fn terminal_result(word: &str, to_move: Color, by_rules: Option<GameResult>) -> Option<GameResult> {
+    let res = |winner, reason| Some(GameResult { winner, reason });
+    match word {
+        "投了" => res(Some(!to_move), EndReason::Resignation),
+        "詰み" | "詰" => res(Some(!to_move), EndReason::Checkmate),
+        "千日手" => by_rules.or(res(None, EndReason::Repetition)),
+        "持将棋" => res(None, EndReason::Impasse),
+        "中断" => res(None, EndReason::Abort),
+        "封じ手" => res(None, EndReason::Sealed),
+        "不詰" => res(None, EndReason::NoMate),
+        "引き分け" => res(None, EndReason::Draw),
+        "反則勝ち" => foul(Some(to_move), by_rules),
+        "反則負け" => foul(Some(!to_move), by_rules),
+        "入玉勝ち" | "宣言勝ち" => res(Some(to_move), EndReason::Declaration),
+        "トライ" => res(Some(to_move), EndReason::Try),
+        "切れ負け" => res(Some(!to_move), EndReason::Timeout),
+        _ => None,
+    }
 }
 
 /// Reads KIF (text already decoded).

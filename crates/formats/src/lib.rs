@@ -44,7 +44,7 @@ pub mod record;
 pub mod sfen;
 mod text;
 
-pub use record::{Comment, EndReason, GameResult, Headers, ParseError, Record};
+pub use record::{Comment, EndReason, GameResult, Headers, ParseError, Record, HEADER_KEYS};
 
 use std::fmt;
 use std::str::FromStr;
@@ -221,6 +221,28 @@ pub fn read(bytes: &[u8], format: Option<Format>) -> Result<Record, ParseError> 
         Format::Sfen | Format::Usi => sfen::read(&text),
         Format::Western => notation::read_list(&text, notation::Style::Western),
         Format::Japanese => notation::read_list(&text, notation::Style::Japanese),
+    }
+}
+
+/// Reads every game of a record file: a CSA file may hold several, separated
+/// by `/` lines; the other formats hold one.
+///
+/// ```
+/// use banmen_formats::{read_games, Format};
+/// let two = "V2.2\nPI\n+\n+7776FU\n%TORYO\n/\nPI\n+\n+2726FU\n%CHUDAN\n";
+/// let games = read_games(two.as_bytes(), Some(Format::Csa)).unwrap();
+/// assert_eq!(games.len(), 2);
+/// assert_eq!(games[1].moves, ["2g2f"]);
+/// ```
+///
+/// # Errors
+/// The first problem, with its line number in the whole file.
+pub fn read_games(bytes: &[u8], format: Option<Format>) -> Result<Vec<Record>, ParseError> {
+    let format = format.unwrap_or_else(|| Format::guess(bytes));
+    if format == Format::Csa {
+        csa::read_all(&text::decode(bytes).0)
+    } else {
+        read(bytes, Some(format)).map(|r| vec![r])
     }
 }
 

@@ -15,7 +15,8 @@ use crate::names::names;
 use crate::record::with_rules;
 use crate::record::{GameResult, ParseError, Record};
 use banmen_rules::{
-    rules_for, BitBoard, Color, Geometry, Kind, Move, Position, Rules, Square, VariantName,
+    rules_for, BitBoard, Color, Geometry, IllegalMove, Kind, Move, MoveError, Position, Rules,
+    Square, VariantName,
 };
 
 const FILES: [char; 9] = ['１', '２', '３', '４', '５', '６', '７', '８', '９'];
@@ -190,7 +191,11 @@ fn rightness<B: BitBoard>(pos: &Position<B>, c: Color, sq: Square) -> i32 {
     }
 }
 
-/// Legal board moves of the same kind to the same square (one per origin).
+/// Board moves of the same kind to the same square (one per origin): the
+/// legal ones, and those a pin or a check makes illegal. A pinned twin still
+/// counts, as tsshogi, Kifu for Windows and cshogi count it: their KI2
+/// readers look for every piece that attacks the square, so `５八金右` stays
+/// `右` when the left gold is pinned.
 fn rivals<B: BitBoard>(pos: &Position<B>, m: Move) -> Vec<Move> {
     let kind = pos.moving_piece(m).map(|p| p.kind);
     let mut out: Vec<Move> = Vec::new();
@@ -202,6 +207,22 @@ fn rivals<B: BitBoard>(pos: &Position<B>, m: Move) -> Vec<Move> {
         {
             out.push(x);
         }
+    }
+    let Some(kind) = kind else {
+        return out;
+    };
+    let c = pos.side_to_move();
+    let twins = pos.attackers_to(m.to(), c, pos.occupied()) & pos.pieces(c, kind);
+    for from in twins.squares() {
+        if out.iter().any(|y| y.from() == Some(from)) || m.from() == Some(from) {
+            continue;
+        }
+        let pinned = [false, true].into_iter().find_map(|promote| {
+            let x = Move::board(from, m.to(), promote);
+            let refused = pos.parse_move(&pos.move_to_usi(x));
+            matches!(refused, Err(MoveError::Illegal(IllegalMove::IgnoresCheck))).then_some(x)
+        });
+        out.extend(pinned);
     }
     out
 }
@@ -282,7 +303,7 @@ fn disambiguation<B: BitBoard>(pos: &Position<B>, m: Move) -> String {
 /// A move in Japanese notation without the side mark: `７六歩`, `同　角成`,
 /// `５八金右`, `５五角打`. `previous` is the last move's destination (for 同).
 /// `kif` writes the KIF form: origin in parentheses and 打 on every drop,
-/// without relative words. A lion's double move always carries its origin and
+/// without relative words and without `不成`. A lion's double move always carries its origin and
 /// middle squares (`(0909,0908)`); so does any move the relative words cannot
 /// tell from the others.
 pub fn to_japanese<B: BitBoard>(
@@ -312,20 +333,19 @@ pub fn to_japanese<B: BitBoard>(
     if !kif && !double {
         s.push_str(&disambiguation(pos, m));
     }
+    // KIF writes no 不成: the origin already says the piece stayed
+    // unpromoted, and Kifu for Windows writes `８二銀(71)`; tsshogi, cshogi and
+    // json-kifu-format do not read `不成` there. KI2 and move text need it.
     if m.is_promotion() {
         s.push('成');
-    } else if promotion_optional(pos, m) {
+    } else if !kif && promotion_optional(pos, m) {
         s.push_str("不成");
     }
     match m.from() {
         None => {
-            let board_rival = kind.is_some_and(|k| {
-                pos.legal_moves().iter().any(|x| {
-                    x.to() == m.to()
-                        && x.from().is_some()
-                        && pos.moving_piece(*x).map(|p| p.kind) == Some(k)
-                })
-            });
+            // 打 when a piece on the board could go there too, pinned or not
+            // (as `rivals` counts).
+            let board_rival = !rivals(pos, m).is_empty();
             if kif || board_rival {
                 s.push('打');
             }

@@ -75,8 +75,16 @@ pub enum EndReason {
     KingCaptured,
     /// Perpetual chasing lost.
     PerpetualChase,
-    /// A draw by agreement (`%HIKIWAKE`).
+    /// A draw by agreement (`%HIKIWAKE`; KIF `引き分け`).
     Draw,
+    /// A tsume problem found to have no mate (`不詰`, `%FUZUMI`).
+    NoMate,
+    /// A move taken back (`%MATTA`).
+    Matta,
+    /// The game stopped on an error (`%ERROR`).
+    Error,
+    /// Adjourned with a sealed move (`封じ手`); CSA writes `%CHUDAN`.
+    Sealed,
 }
 
 impl EndReason {
@@ -98,11 +106,15 @@ impl EndReason {
             EndReason::KingCaptured => "king-captured",
             EndReason::PerpetualChase => "perpetual-chase",
             EndReason::Draw => "draw",
+            EndReason::NoMate => "no-mate",
+            EndReason::Matta => "matta",
+            EndReason::Error => "error",
+            EndReason::Sealed => "sealed-move",
         }
     }
 
     /// Every reason, in declaration order.
-    pub const ALL: [EndReason; 15] = [
+    pub const ALL: [EndReason; 19] = [
         EndReason::Resignation,
         EndReason::Checkmate,
         EndReason::NoLegalMoves,
@@ -118,6 +130,10 @@ impl EndReason {
         EndReason::KingCaptured,
         EndReason::PerpetualChase,
         EndReason::Draw,
+        EndReason::NoMate,
+        EndReason::Matta,
+        EndReason::Error,
+        EndReason::Sealed,
     ];
 
     /// Parses [`EndReason::as_str`].
@@ -186,6 +202,27 @@ pub struct Headers {
     pub other: Vec<(String, String)>,
     /// Comments.
     pub comments: Vec<Comment>,
+}
+
+/// The header keys KIF and CSA share, beyond players, start date and event:
+/// the KIF key (as [`Headers::other`] holds it) and the CSA V2.2 `$` field.
+/// A KIF key without a CSA field is written to CSA as a `'key：value`
+/// comment, which the CSA reader takes back as that header.
+pub const HEADER_KEYS: [(&str, &str); 4] = [
+    ("終了日時", "END_TIME"),
+    ("場所", "SITE"),
+    ("戦型", "OPENING"),
+    ("持ち時間", "TIME_LIMIT"),
+];
+
+/// The KIF key of a CSA `$` field, where [`HEADER_KEYS`] has one.
+pub(crate) fn kif_key_of_csa(csa: &str) -> Option<&'static str> {
+    HEADER_KEYS.iter().find(|(_, c)| *c == csa).map(|(k, _)| *k)
+}
+
+/// The CSA `$` field of a KIF key, where [`HEADER_KEYS`] has one.
+pub(crate) fn csa_key_of_kif(kif: &str) -> Option<&'static str> {
+    HEADER_KEYS.iter().find(|(k, _)| *k == kif).map(|(_, c)| *c)
 }
 
 /// A game record.

@@ -71,9 +71,7 @@ fn expected_after(rec: &Record, f: Format) -> Record {
             e.times.clear();
         }
         Format::Ki2 => e.times.clear(),
-        Format::Csa => e.headers.other.retain(|(k, _)| {
-            !k.is_empty() && k.chars().all(|c| c.is_ascii_uppercase() || c == '_')
-        }),
+        // CSA keeps every header: as a `$` field or a `'key：value` comment.
         _ => {}
     }
     // CSA and the KIF board diagram have no move number.
@@ -657,7 +655,7 @@ fn csa_v30_with_encoding_line_and_crlf() {
     assert!(rec
         .headers
         .other
-        .contains(&("OPENING".into(), "相掛かり".into())));
+        .contains(&("戦型".into(), "相掛かり".into())));
     assert_eq!(
         rec.result,
         Some(GameResult {
