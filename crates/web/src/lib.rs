@@ -29,6 +29,7 @@ use tokio::sync::broadcast;
 
 mod bounds;
 mod clock;
+mod consent;
 mod engine;
 mod notation;
 mod record;
@@ -122,6 +123,16 @@ struct Entry {
     left: [u64; 2],
     /// The side that lost on time.
     flagged: Option<Color>,
+    /// An end the rules do not know: a draw agreed or a game aborted
+    /// (stored as a result with no winner).
+    ended: Option<&'static str>,
+    /// The offer (draw, take-back) waiting for the other side's answer;
+    /// every move or take-back withdraws it.
+    offer: Option<consent::Offer>,
+    /// The last offer answered, for the side that made it (not stored).
+    answer: Option<consent::Answer>,
+    /// The game that continues this one (a rematch).
+    rematch: Option<i64>,
     /// The address that created the game (not stored: unknown after a restart).
     creator: Option<IpAddr>,
     /// Seconds since 1970: creation and last change.
@@ -169,6 +180,10 @@ impl Entry {
             left: [head.time_control.map_or(0, |t| t.main_ms); 2],
             time_control: head.time_control,
             flagged: None,
+            ended: None,
+            offer: None,
+            answer: None,
+            rematch: None,
             creator: None,
             created,
             updated,
@@ -185,6 +200,10 @@ struct Snapshot {
     version: u64,
     left: [u64; 2],
     flagged: Option<Color>,
+    ended: Option<&'static str>,
+    offer: Option<consent::Offer>,
+    answer: Option<consent::Answer>,
+    rematch: Option<i64>,
 }
 
 /// The reason a game lost on time ends with.
@@ -216,6 +235,8 @@ impl Entry {
         self.times.push(ms);
         self.turn_started = Instant::now();
         self.version += 1;
+        self.offer = None;
+        self.answer = None;
         self.update_clock();
         Ok(())
     }
@@ -229,6 +250,8 @@ impl Entry {
         self.times.truncate(n);
         self.turn_started = Instant::now();
         self.version += 1;
+        self.offer = None;
+        self.answer = None;
         self.update_clock();
     }
     /// Recounts the main time left from the moves' times.
@@ -253,6 +276,9 @@ impl Entry {
         if let Some(loser) = self.flagged {
             return Some((Some(!loser), TIME));
         }
+        if let Some(reason) = self.ended {
+            return Some((None, reason));
+        }
         self.outcome().map(|o| (o.winner, o.reason.as_str()))
     }
     fn result_json(&self) -> Value {
@@ -275,6 +301,10 @@ impl Entry {
             version: self.version,
             left: self.left,
             flagged: self.flagged,
+            ended: self.ended,
+            offer: self.offer,
+            answer: self.answer,
+            rematch: self.rematch,
         }
     }
     fn restore(&mut self, s: Snapshot) {
@@ -285,6 +315,10 @@ impl Entry {
         self.version = s.version;
         self.left = s.left;
         self.flagged = s.flagged;
+        self.ended = s.ended;
+        self.offer = s.offer;
+        self.answer = s.answer;
+        self.rematch = s.rematch;
     }
     /// Milliseconds the side to move has been thinking.
     fn turn_ms(&self) -> u64 {
@@ -489,6 +523,9 @@ fn state(e: &Entry) -> Value {
             "created": e.created,
             "updated": e.updated,
             "position": board_json(pos),
+            "offer": e.offer,
+            "answer": e.answer,
+            "rematch": e.rematch,
         })
     })
 }
@@ -579,6 +616,12 @@ pub async fn app_with(db: &FsPath, bounds: Bounds) -> Result<Router, String> {
         .route("/api/games/{id}/moves", post(play))
         .route("/api/games/{id}/undo", post(undo))
         .route("/api/games/{id}/resign", post(resign))
+        .route("/api/games/{id}/offer", post(consent::offer))
+        .route("/api/games/{id}/offer/accept", post(consent::accept))
+        .route("/api/games/{id}/offer/decline", post(consent::decline))
+        .route("/api/games/{id}/abort", post(consent::abort))
+        .route("/api/games/{id}/rematch", post(consent::rematch))
+        .route("/api/games/{id}/seat", get(consent::seat_of))
         .route("/api/games/{id}/events", get(events_handler))
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .with_state(state))
@@ -1037,6 +1080,12 @@ async fn undo(
                         "a game lost on time cannot be taken back",
                     ));
                 }
+                Some((_, reason)) if consent::ending(reason).is_some() => {
+                    return Err(err(
+                        StatusCode::CONFLICT,
+                        format!("a game ended by {reason} cannot be taken back"),
+                    ));
+                }
                 _ => {}
             }
             // Take back the engine's replies, then one's own last move.
@@ -1079,6 +1128,7 @@ async fn resign(
             }
             let saved = e.snapshot();
             with_game!(&mut e.game, g => g.resign(me));
+            e.offer = None;
             e.version += 1;
             let from = e.ply() + 1;
             store_or_restore(conn, e, from, saved)?;
