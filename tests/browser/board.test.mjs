@@ -539,6 +539,31 @@ test("a spectator watches without action buttons; a seat link's token is checked
   for (const p of [a, watcher, bad, b]) await p.context().close();
 });
 
+test("a 1366x768 laptop: Take back, Resign, Flip and the replay buttons in view, 9x9 and 17x17", async () => {
+  const page = await newPage({ width: 1366, height: 768 });
+  for (const variant of ["shogi", "daidaishogi"]) {
+    await newGame(page, { variant });
+    await page.evaluate(() => window.scrollTo(0, 0));
+    for (const sel of ["#undo", "#resign", "#flip", "#first", "#prev", "#next", "#last"]) {
+      const box = await page.locator(sel).boundingBox();
+      assert.ok(box, `${variant}: ${sel} is shown`);
+      assert.ok(box.y >= 0 && box.y + box.height <= 768 && box.x + box.width <= 1366,
+        `${variant}: ${sel} in view without scrolling (${JSON.stringify(box)})`);
+    }
+    const board = await page.locator("#board").boundingBox();
+    assert.ok(board.y + board.height <= 768, `${variant}: the board in view (${JSON.stringify(board)})`);
+    if (variant === "daidaishogi") {
+      // The lion dog on 15p may pass: its Pass button is in view too.
+      await clickSq(page, "15p");
+      const pass = await page.locator("#pass").boundingBox();
+      assert.ok(pass && pass.y + pass.height <= 768, `Pass in view (${JSON.stringify(pass)})`);
+    }
+    await page.screenshot({ path: join(ARTIFACTS, `laptop-${variant}.png`) });
+  }
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
 test("phone layout: the board fits the screen", async () => {
   const page = await newPage({ width: 390, height: 844 });
   await newGame(page, { opponent: "human" });
