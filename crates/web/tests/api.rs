@@ -1246,6 +1246,15 @@ fn draw_offers_are_declined_or_accepted_and_kept_across_a_restart() {
     let v = server.get(&format!("/api/games/{id}"));
     assert_eq!(v["result"], json!({"winner": null, "reason": "agreement"}));
     assert_eq!(moves(&v), ["7g7f", "3c3d", "2g2f"]);
+    // The record says so.
+    let (status, csa) = server.call(
+        "GET",
+        &format!("/api/games/{id}/export?format=csa"),
+        None,
+        None,
+    );
+    assert_eq!(status, 200);
+    assert!(csa.as_str().unwrap().contains("%HIKIWAKE"), "{csa}");
 }
 
 #[test]
@@ -1284,6 +1293,13 @@ fn take_back_offers_abort_and_rematch() {
     assert_eq!(v["result"], json!({"winner": null, "reason": "aborted"}));
     let (status, _) = server.post(&path("abort"), Some(&white), json!({}));
     assert_eq!(status, 409);
+    let (_, csa) = server.call(
+        "GET",
+        &format!("/api/games/{id}/export?format=csa"),
+        None,
+        None,
+    );
+    assert!(csa.as_str().unwrap().contains("%CHUDAN"), "{csa}");
     // The rematch: colours changed over, each asker its own seat and token.
     let (status, v) = server.post(&path("rematch"), Some("not-a-token"), json!({}));
     assert_eq!(status, 403, "{v}");
