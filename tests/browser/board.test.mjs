@@ -37,6 +37,8 @@ async function newPage(viewport = { width: 1366, height: 900 }) {
 }
 
 async function newGame(page, { variant = "shogi", opponent = "engine", side = "black", rules = "", movetime = MOVETIME } = {}) {
+  // Once the variants are in, the page has opened its New game panel or not.
+  await page.waitForFunction(() => document.querySelector("#variant").options.length > 0);
   if (await page.isHidden("#panel-new")) await page.click("#show-new");
   await page.selectOption("#variant", variant);
   await page.waitForFunction((v) => document.querySelector("#handicap").options.length >= 1 && document.querySelector("#variant").value === v, variant);

@@ -329,6 +329,7 @@ pub(crate) async fn rematch(
                     start_sfen: e.start_sfen.clone(),
                     players,
                     time_control: e.time_control,
+                    consent: e.consent,
                 },
                 me,
             )

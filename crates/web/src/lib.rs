@@ -119,6 +119,9 @@ struct Entry {
     turn_started: Instant,
     /// The time control, if the game has one.
     time_control: Option<TimeControl>,
+    /// Against a person, a take-back needs the other side's consent (no
+    /// `POST /undo`): set at creation by `"consent": true`.
+    consent: bool,
     /// Each side's main time left at the start of its turn (kept from `times`).
     left: [u64; 2],
     /// The side that lost on time.
@@ -148,6 +151,7 @@ struct Head {
     start_sfen: String,
     players: [Player; 2],
     time_control: Option<TimeControl>,
+    consent: bool,
 }
 
 impl Entry {
@@ -179,6 +183,7 @@ impl Entry {
             turn_started: Instant::now(),
             left: [head.time_control.map_or(0, |t| t.main_ms); 2],
             time_control: head.time_control,
+            consent: head.consent,
             flagged: None,
             ended: None,
             offer: None,
@@ -515,6 +520,7 @@ fn state(e: &Entry) -> Value {
                 "white_left_ms": left(1),
             },
             "time_control": e.time_control,
+            "consent": e.consent,
             "legal_moves": legal,
             "side_to_move": color_name(pos.side_to_move()),
             "result": result,
@@ -723,6 +729,10 @@ struct CreateRequest {
     /// The time control; none: the clocks only count the time used.
     #[serde(default)]
     clock: Option<TimeControl>,
+    /// Against a person, take-backs only by consent (an offer the other
+    /// side accepts); `POST /undo` is refused.
+    #[serde(default)]
+    consent: bool,
 }
 
 /// Runs `f`, which takes the games' lock and may wait for the disk, without
@@ -761,6 +771,7 @@ struct NewGame {
     start_sfen: String,
     players: [Player; 2],
     time_control: Option<TimeControl>,
+    consent: bool,
     moves: Vec<String>,
     resigned: Option<Color>,
 }
@@ -779,6 +790,7 @@ fn insert_game(s: &Shared, new: NewGame, client: Option<IpAddr>) -> Result<Respo
         start_sfen: new.start_sfen,
         players: new.players,
         time_control: new.time_control,
+        consent: new.consent,
     };
     let mut entry = Entry::new(0, head, tokens.clone(), game, created, created);
     entry.creator = client;
@@ -843,6 +855,7 @@ async fn create(
                 start_sfen: sfen,
                 players,
                 time_control: req.clock,
+                consent: req.consent,
                 moves: Vec::new(),
                 resigned: None,
             },
@@ -1078,6 +1091,12 @@ async fn undo(
                     return Err(err(
                         StatusCode::CONFLICT,
                         "a game lost on time cannot be taken back",
+                    ));
+                }
+                _ if e.consent && e.players[(!me).index()] == Player::Human => {
+                    return Err(err(
+                        StatusCode::CONFLICT,
+                        "the other player must agree: offer a take-back (POST /api/games/{id}/offer {\"kind\": \"takeback\"})",
                     ));
                 }
                 Some((_, reason)) if consent::ending(reason).is_some() => {

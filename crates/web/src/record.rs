@@ -79,6 +79,7 @@ pub(crate) async fn import(
                 start_sfen: rec.start,
                 players,
                 time_control: None,
+                consent: false,
                 moves: rec.moves,
                 resigned,
             },

@@ -42,6 +42,7 @@ pub(crate) fn open_db(path: &FsPath) -> Result<Connection, String> {
         ("games", "time_control", "TEXT"),
         ("games", "offer", "TEXT"),
         ("games", "rematch", "INTEGER"),
+        ("games", "consent", "INTEGER"),
     ] {
         let has: bool = conn
             .prepare(&format!(
@@ -75,6 +76,7 @@ type GameRow = (
     Option<String>,
     Option<String>,
     Option<i64>,
+    Option<i64>,
 );
 
 /// Reads every game back, replaying its moves through the rules.
@@ -83,7 +85,7 @@ pub(crate) fn load_games(conn: &Connection) -> Result<BTreeMap<i64, Entry>, Stri
         .prepare(
             "SELECT id, created, updated, variant, rules, handicap, start_sfen, black, white,
                     black_token, white_token, result_winner, result_reason, version,
-                    time_control, offer, rematch
+                    time_control, offer, rematch, consent
              FROM games ORDER BY id",
         )
         .map_err(|e| e.to_string())?;
@@ -107,6 +109,7 @@ pub(crate) fn load_games(conn: &Connection) -> Result<BTreeMap<i64, Entry>, Stri
                 r.get(14)?,
                 r.get(15)?,
                 r.get(16)?,
+                r.get(17)?,
             ))
         })
         .and_then(|it| it.collect())
@@ -139,6 +142,7 @@ pub(crate) fn load_games(conn: &Connection) -> Result<BTreeMap<i64, Entry>, Stri
             start_sfen: sfen,
             players: [player(&black), player(&white)],
             time_control: row.14.as_deref().and_then(|t| serde_json::from_str(t).ok()),
+            consent: row.17.unwrap_or(0) != 0,
         };
         let mut entry = Entry::new(
             id,
@@ -188,8 +192,8 @@ pub(crate) fn insert(conn: &mut Connection, e: &mut Entry) -> rusqlite::Result<(
     let tx = conn.transaction()?;
     tx.execute(
         "INSERT INTO games(variant, rules, handicap, start_sfen, black, white,
-            black_token, white_token, created, updated, time_control)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9, ?10)",
+            black_token, white_token, created, updated, time_control, consent)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9, ?10, ?11)",
         params![
             e.variant,
             e.rules,
@@ -201,7 +205,8 @@ pub(crate) fn insert(conn: &mut Connection, e: &mut Entry) -> rusqlite::Result<(
             e.tokens[1],
             e.created,
             e.time_control
-                .map(|t| serde_json::to_string(&t).expect("time control json"))
+                .map(|t| serde_json::to_string(&t).expect("time control json")),
+            e.consent as i64
         ],
     )?;
     e.id = tx.last_insert_rowid();

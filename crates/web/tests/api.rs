@@ -1338,6 +1338,25 @@ fn take_back_offers_abort_and_rematch() {
     );
     let (status, _) = server.call("GET", &format!("/api/games/{new}/seat"), None, None);
     assert_eq!(status, 401);
+    // A game created with "consent": a take-back only by an offer, kept across a restart.
+    let (cid, cv) = server
+        .create(json!({"variant": "shogi", "black": "human", "white": "human", "consent": true}));
+    assert_eq!(cv["consent"], true);
+    let cb = cv["tokens"]["black"].as_str().unwrap().to_string();
+    assert_eq!(server.play(cid, &cb, "7g7f").0, 200);
+    drop(server);
+    let server = Server::start(&db);
+    let (status, v) = server.post(&format!("/api/games/{cid}/undo"), Some(&cb), json!({}));
+    assert_eq!(status, 409, "{v}");
+    assert!(v["error"].as_str().unwrap().contains("must agree"), "{v}");
+    let (status, _) = server.post(
+        &format!("/api/games/{cid}/offer"),
+        Some(&cb),
+        json!({"kind": "takeback"}),
+    );
+    assert_eq!(status, 200);
+    // Without it (old clients), undo between two people acts at once.
+    assert_eq!(server.get(&format!("/api/games/{id}"))["consent"], false);
     // An engine answers no offers.
     let (eid, ev) = server.create(
         json!({"variant": "shogi", "black": "human", "white": {"engine": {"movetime_ms": 5}}}),
