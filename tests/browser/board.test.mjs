@@ -37,6 +37,8 @@ async function newPage(viewport = { width: 1366, height: 900 }) {
 }
 
 async function newGame(page, { variant = "shogi", opponent = "engine", side = "black", rules = "", movetime = MOVETIME } = {}) {
+  // Once the variants are in, the page has opened its New game panel or not.
+  await page.waitForFunction(() => document.querySelector("#variant").options.length > 0);
   if (await page.isHidden("#panel-new")) await page.click("#show-new");
   await page.selectOption("#variant", variant);
   await page.waitForFunction((v) => document.querySelector("#handicap").options.length >= 1 && document.querySelector("#variant").value === v, variant);
@@ -224,16 +226,83 @@ test("dai dai shogi against the engine: moves, legend, zoom", async () => {
   await page.click("#zoom-in");
   assert.ok(Number(await page.getAttribute("#board", "width")) > w0, "zoomed in");
   await page.click("#zoom-out");
-  // Select the piece with the most moves: its destinations are highlighted.
-  const from = await page.evaluate(() => {
-    const count = new Map();
-    for (const m of ui.game.legal_moves) { const f = m.match(/\d+[a-z]/)[0]; count.set(f, (count.get(f) || 0) + 1); }
-    return [...count].sort((a, b) => b[1] - a[1])[0][0];
+  // Select the piece with the most destinations: they are highlighted (a
+  // pass, which ends where it starts, is a button, not a square).
+  const [from, n] = await page.evaluate(() => {
+    const dest = new Map();
+    for (const m of ui.game.legal_moves) {
+      const [f, next] = m.match(/\d+[a-z]/g), last = m.match(/\d+[a-z]/g).pop();
+      if (last === f) continue;
+      if (!dest.has(f)) dest.set(f, new Set());
+      dest.get(f).add(next);
+    }
+    return [...dest].map(([f, d]) => [f, d.size]).sort((a, b) => b[1] - a[1])[0];
   });
   await clickSq(page, from);
-  assert.ok(await page.locator("#board .target").count() > 3, "destinations highlighted");
+  assert.ok(n > 3);
+  assert.equal(await page.locator("#board .target").count(), n, "destinations highlighted");
   await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: join(ARTIFACTS, "daidaishogi.png") });
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+// A dai dai position: Black's lion on 9i beside two White pawns (9h, 8h).
+const LION_SFEN = "8kg8/17/17/17/17/17/17/8papa7/8LN8/17/17/17/17/17/17/17/8KG8 b - 1";
+async function importText(page, text) {
+  const old = await page.evaluate(() => (ui.game ? ui.game.id : null));
+  await page.click("#show-import");
+  await page.fill("#import-text", text);
+  await page.click("#import-go");
+  await page.waitForFunction((old) => ui.game && ui.game.id !== old, old);
+}
+const lionGame = (page) => importText(page, `setoption name USI_Variant value daidaishogi\nposition sfen ${LION_SFEN}`);
+
+test("dai dai lion by clicking: deselect, double move through the middle square, igui, pass", async () => {
+  const page = await newPage();
+  await lionGame(page);
+  // A second click on the selected lion deselects it: no move, no pass.
+  await clickSq(page, "9i");
+  await page.waitForSelector("#pass");
+  assert.match(await page.textContent("#pass"), /Pass/);
+  await clickSq(page, "9i");
+  assert.equal(await page.evaluate(() => ui.selected), null);
+  assert.equal(await page.locator("#board .target").count(), 0);
+  assert.ok(await page.isHidden("#movebar"), "no lion buttons without a selection");
+  assert.equal((await state(page)).moves.length, 0);
+  // The lion, the pawn it captures on 9h, then the pawn on 8h: 9i9h8h+.
+  await clickSq(page, "9i");
+  await clickSq(page, "9h");
+  await page.waitForSelector("#leg-igui");
+  assert.match(await page.textContent("#leg-igui"), /Igui/);
+  assert.match(await page.textContent("#leg-stop"), /Stop on 9h/);
+  assert.ok(await page.locator('#board [data-target="8h"]').count(), "8h is a second square");
+  assert.ok(await page.locator('#board [data-target="9i"]').count(), "back to 9i (igui) is a second square");
+  assert.equal(await page.locator("#chooser:not([hidden])").count(), 0, "no list of USI strings");
+  await clickSq(page, "8h");
+  await waitMoves(page, 1);
+  let g = await state(page);
+  assert.equal(g.moves[0], "9i9h8h+");
+  assert.equal(g.position.board[7][8], null, "9h is empty");
+  assert.equal(g.position.board[7][9], "+LN", "the lion took both pawns and stands on 8h");
+  await page.screenshot({ path: join(ARTIFACTS, "daidai-lion.png") });
+  // Igui: capture on 9h and stay on 9i.
+  await lionGame(page);
+  await clickSq(page, "9i");
+  await clickSq(page, "9h");
+  await page.click("#leg-igui");
+  await waitMoves(page, 1);
+  g = await state(page);
+  assert.equal(g.moves[0], "9i9h9i+");
+  assert.equal(g.position.board[7][8], null);
+  // A pass is the Pass button.
+  await lionGame(page);
+  await clickSq(page, "9i");
+  await page.click("#pass");
+  await waitMoves(page, 1);
+  g = await state(page);
+  assert.equal(g.moves.length, 1);
+  assert.equal(g.sfen.split(" ")[0], LION_SFEN.split(" ")[0], "the board is unchanged after a pass");
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
@@ -359,7 +428,8 @@ test("import a record, export it, find it in the list", async () => {
   await page.click("#show-import");
   await page.fill("#import-text", "position startpos moves 7g7f 7g7f");
   await page.click("#import-go");
-  await page.waitForFunction(() => document.querySelector("#error").textContent.includes("7g7f"));
+  // (next to the Import button)
+  await page.waitForFunction(() => document.querySelector("#import-go + .near-error")?.textContent.includes("7g7f"));
   // The saved games list.
   await page.click("#show-games");
   await page.waitForSelector(`#games tr[data-id="${g.id}"]`);
@@ -389,6 +459,111 @@ test("a second person in another browser joins by the seat link", async () => {
   assert.deepEqual([...a.errors, ...b.errors], []);
   await a.context().close();
   await b.context().close();
+});
+
+test("against a person: draw offers declined and accepted, a take-back offer, rematch, abort", async () => {
+  const a = await newPage();
+  await newGame(a, { opponent: "remote" });
+  const link = await a.inputValue("#invite-link");
+  const b = await newPage();
+  await b.goto(link);
+  await b.waitForFunction(() => ui.game && ui.game.moves);
+  await clickSq(a, "7g"); await clickSq(a, "7f"); await waitMoves(b, 1);
+  await clickSq(b, "3c"); await clickSq(b, "3d"); await waitMoves(a, 2);
+  assert.ok(await a.isHidden("#abort"), "no abort after the second move");
+  // A draw offer, declined.
+  await a.click("#draw");
+  await a.waitForSelector("#offer-withdraw");
+  await b.waitForSelector("#offer-decline");
+  assert.match(await b.textContent("#offerbar"), /Black ☗ offers a draw/);
+  await b.click("#offer-decline");
+  await a.waitForFunction(() => /declined a draw/.test(document.querySelector("#offerbar").textContent));
+  assert.equal((await state(a)).result, null);
+  // A take-back offer, accepted: Black's 7g7f and White's reply go.
+  await a.click("#undo");
+  await b.waitForSelector("#offer-accept");
+  assert.match(await b.textContent("#offerbar"), /take back/);
+  assert.equal(await moveCount(a), 2, "nothing taken back before the answer");
+  await b.click("#offer-accept");
+  await waitMoves(a, 0); await waitMoves(b, 0);
+  // A draw offer, accepted.
+  await clickSq(a, "2g"); await clickSq(a, "2f"); await waitMoves(b, 1);
+  await b.click("#draw");
+  await a.waitForSelector("#offer-accept");
+  await a.click("#offer-accept");
+  for (const p of [a, b]) await p.waitForFunction(() => /draw by agreement/.test(document.querySelector("#banner").textContent));
+  assert.ok(await a.isHidden("#resign"), "no Resign after the end");
+  // Rematch: colours change over; the second player joins the same game.
+  const old = (await state(a)).id;
+  await a.click("#rematch");
+  await a.waitForFunction((old) => ui.game && ui.game.id !== old, old);
+  const fresh = (await state(a)).id;
+  await b.waitForFunction(() => /rematch is waiting/.test(document.querySelector("#offerbar").textContent));
+  await b.click("#rematch");
+  await b.waitForFunction((id) => ui.game && ui.game.id === id, fresh);
+  assert.deepEqual(await a.evaluate(() => mine()), ["white"]);
+  assert.deepEqual(await b.evaluate(() => mine()), ["black"]);
+  // Abort before the second move.
+  await clickSq(b, "7g"); await clickSq(b, "7f"); await waitMoves(a, 1);
+  await a.click("#abort");
+  for (const p of [a, b]) await p.waitForFunction(() => /aborted/.test(document.querySelector("#banner").textContent));
+  assert.deepEqual([...a.errors, ...b.errors], []);
+  await a.context().close();
+  await b.context().close();
+});
+
+test("a spectator watches without action buttons; a seat link's token is checked", async () => {
+  const a = await newPage();
+  const id = await newGame(a, { opponent: "remote" });
+  const link = await a.inputValue("#invite-link");
+  const watcher = await newPage();
+  await watcher.goto(`${URL_}/#${id}`);
+  await watcher.waitForFunction(() => ui.game && ui.game.moves);
+  for (const sel of ["#undo", "#resign", "#draw", "#abort", "#rematch", "#typed"]) {
+    assert.ok(await watcher.isHidden(sel), `${sel} hidden for a spectator`);
+  }
+  assert.ok(await a.isVisible("#resign"), "a player has Resign");
+  await clickSq(a, "7g"); await clickSq(a, "7f");
+  await waitMoves(watcher, 1);                 // the live game
+  // A seat link with a wrong token: said so, and the page watches.
+  const bad = await newPage();
+  await bad.goto(link.replace(/token=[0-9a-f]+/, "token=0123456789abcdef0123456789abcdef"));
+  await bad.waitForFunction(() => /seat link is not valid/.test(document.querySelector("#error").textContent));
+  assert.deepEqual(await bad.evaluate(() => mine()), []);
+  assert.equal(await bad.evaluate((id) => localStorage.getItem("banmen-tokens-" + id), id), null, "the token is not kept");
+  assert.ok(await bad.isHidden("#resign"));
+  // The right link seats White.
+  const b = await newPage();
+  await b.goto(link);
+  await b.waitForFunction(() => ui.game && mine().length === 1);
+  assert.deepEqual(await b.evaluate(() => mine()), ["white"]);
+  assert.deepEqual([...a.errors, ...watcher.errors, ...bad.errors, ...b.errors], []);
+  for (const p of [a, watcher, bad, b]) await p.context().close();
+});
+
+test("a 1366x768 laptop: Take back, Resign, Flip and the replay buttons in view, 9x9 and 17x17", async () => {
+  const page = await newPage({ width: 1366, height: 768 });
+  for (const variant of ["shogi", "daidaishogi"]) {
+    await newGame(page, { variant });
+    await page.evaluate(() => window.scrollTo(0, 0));
+    for (const sel of ["#undo", "#resign", "#flip", "#first", "#prev", "#next", "#last"]) {
+      const box = await page.locator(sel).boundingBox();
+      assert.ok(box, `${variant}: ${sel} is shown`);
+      assert.ok(box.y >= 0 && box.y + box.height <= 768 && box.x + box.width <= 1366,
+        `${variant}: ${sel} in view without scrolling (${JSON.stringify(box)})`);
+    }
+    const board = await page.locator("#board").boundingBox();
+    assert.ok(board.y + board.height <= 768, `${variant}: the board in view (${JSON.stringify(board)})`);
+    if (variant === "daidaishogi") {
+      // The lion dog on 15p may pass: its Pass button is in view too.
+      await clickSq(page, "15p");
+      const pass = await page.locator("#pass").boundingBox();
+      assert.ok(pass && pass.y + pass.height <= 768, `Pass in view (${JSON.stringify(pass)})`);
+    }
+    await page.screenshot({ path: join(ARTIFACTS, `laptop-${variant}.png`) });
+  }
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
 });
 
 test("phone layout: the board fits the screen", async () => {

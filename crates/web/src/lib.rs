@@ -29,6 +29,7 @@ use tokio::sync::broadcast;
 
 mod bounds;
 mod clock;
+mod consent;
 mod engine;
 mod notation;
 mod record;
@@ -118,10 +119,23 @@ struct Entry {
     turn_started: Instant,
     /// The time control, if the game has one.
     time_control: Option<TimeControl>,
+    /// Against a person, a take-back needs the other side's consent (no
+    /// `POST /undo`): set at creation by `"consent": true`.
+    consent: bool,
     /// Each side's main time left at the start of its turn (kept from `times`).
     left: [u64; 2],
     /// The side that lost on time.
     flagged: Option<Color>,
+    /// An end the rules do not know: a draw agreed or a game aborted
+    /// (stored as a result with no winner).
+    ended: Option<&'static str>,
+    /// The offer (draw, take-back) waiting for the other side's answer;
+    /// every move or take-back withdraws it.
+    offer: Option<consent::Offer>,
+    /// The last offer answered, for the side that made it (not stored).
+    answer: Option<consent::Answer>,
+    /// The game that continues this one (a rematch).
+    rematch: Option<i64>,
     /// The address that created the game (not stored: unknown after a restart).
     creator: Option<IpAddr>,
     /// Seconds since 1970: creation and last change.
@@ -137,6 +151,7 @@ struct Head {
     start_sfen: String,
     players: [Player; 2],
     time_control: Option<TimeControl>,
+    consent: bool,
 }
 
 impl Entry {
@@ -168,7 +183,12 @@ impl Entry {
             turn_started: Instant::now(),
             left: [head.time_control.map_or(0, |t| t.main_ms); 2],
             time_control: head.time_control,
+            consent: head.consent,
             flagged: None,
+            ended: None,
+            offer: None,
+            answer: None,
+            rematch: None,
             creator: None,
             created,
             updated,
@@ -185,6 +205,10 @@ struct Snapshot {
     version: u64,
     left: [u64; 2],
     flagged: Option<Color>,
+    ended: Option<&'static str>,
+    offer: Option<consent::Offer>,
+    answer: Option<consent::Answer>,
+    rematch: Option<i64>,
 }
 
 /// The reason a game lost on time ends with.
@@ -216,6 +240,8 @@ impl Entry {
         self.times.push(ms);
         self.turn_started = Instant::now();
         self.version += 1;
+        self.offer = None;
+        self.answer = None;
         self.update_clock();
         Ok(())
     }
@@ -229,6 +255,8 @@ impl Entry {
         self.times.truncate(n);
         self.turn_started = Instant::now();
         self.version += 1;
+        self.offer = None;
+        self.answer = None;
         self.update_clock();
     }
     /// Recounts the main time left from the moves' times.
@@ -253,6 +281,9 @@ impl Entry {
         if let Some(loser) = self.flagged {
             return Some((Some(!loser), TIME));
         }
+        if let Some(reason) = self.ended {
+            return Some((None, reason));
+        }
         self.outcome().map(|o| (o.winner, o.reason.as_str()))
     }
     fn result_json(&self) -> Value {
@@ -275,6 +306,10 @@ impl Entry {
             version: self.version,
             left: self.left,
             flagged: self.flagged,
+            ended: self.ended,
+            offer: self.offer,
+            answer: self.answer,
+            rematch: self.rematch,
         }
     }
     fn restore(&mut self, s: Snapshot) {
@@ -285,6 +320,10 @@ impl Entry {
         self.version = s.version;
         self.left = s.left;
         self.flagged = s.flagged;
+        self.ended = s.ended;
+        self.offer = s.offer;
+        self.answer = s.answer;
+        self.rematch = s.rematch;
     }
     /// Milliseconds the side to move has been thinking.
     fn turn_ms(&self) -> u64 {
@@ -481,6 +520,7 @@ fn state(e: &Entry) -> Value {
                 "white_left_ms": left(1),
             },
             "time_control": e.time_control,
+            "consent": e.consent,
             "legal_moves": legal,
             "side_to_move": color_name(pos.side_to_move()),
             "result": result,
@@ -489,6 +529,9 @@ fn state(e: &Entry) -> Value {
             "created": e.created,
             "updated": e.updated,
             "position": board_json(pos),
+            "offer": e.offer,
+            "answer": e.answer,
+            "rematch": e.rematch,
         })
     })
 }
@@ -579,6 +622,12 @@ pub async fn app_with(db: &FsPath, bounds: Bounds) -> Result<Router, String> {
         .route("/api/games/{id}/moves", post(play))
         .route("/api/games/{id}/undo", post(undo))
         .route("/api/games/{id}/resign", post(resign))
+        .route("/api/games/{id}/offer", post(consent::offer))
+        .route("/api/games/{id}/offer/accept", post(consent::accept))
+        .route("/api/games/{id}/offer/decline", post(consent::decline))
+        .route("/api/games/{id}/abort", post(consent::abort))
+        .route("/api/games/{id}/rematch", post(consent::rematch))
+        .route("/api/games/{id}/seat", get(consent::seat_of))
         .route("/api/games/{id}/events", get(events_handler))
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .with_state(state))
@@ -680,6 +729,10 @@ struct CreateRequest {
     /// The time control; none: the clocks only count the time used.
     #[serde(default)]
     clock: Option<TimeControl>,
+    /// Against a person, take-backs only by consent (an offer the other
+    /// side accepts); `POST /undo` is refused.
+    #[serde(default)]
+    consent: bool,
 }
 
 /// Runs `f`, which takes the games' lock and may wait for the disk, without
@@ -718,6 +771,7 @@ struct NewGame {
     start_sfen: String,
     players: [Player; 2],
     time_control: Option<TimeControl>,
+    consent: bool,
     moves: Vec<String>,
     resigned: Option<Color>,
 }
@@ -736,6 +790,7 @@ fn insert_game(s: &Shared, new: NewGame, client: Option<IpAddr>) -> Result<Respo
         start_sfen: new.start_sfen,
         players: new.players,
         time_control: new.time_control,
+        consent: new.consent,
     };
     let mut entry = Entry::new(0, head, tokens.clone(), game, created, created);
     entry.creator = client;
@@ -800,6 +855,7 @@ async fn create(
                 start_sfen: sfen,
                 players,
                 time_control: req.clock,
+                consent: req.consent,
                 moves: Vec::new(),
                 resigned: None,
             },
@@ -1037,6 +1093,18 @@ async fn undo(
                         "a game lost on time cannot be taken back",
                     ));
                 }
+                _ if e.consent && e.players[(!me).index()] == Player::Human => {
+                    return Err(err(
+                        StatusCode::CONFLICT,
+                        "the other player must agree: offer a take-back (POST /api/games/{id}/offer {\"kind\": \"takeback\"})",
+                    ));
+                }
+                Some((_, reason)) if consent::ending(reason).is_some() => {
+                    return Err(err(
+                        StatusCode::CONFLICT,
+                        format!("a game ended by {reason} cannot be taken back"),
+                    ));
+                }
                 _ => {}
             }
             // Take back the engine's replies, then one's own last move.
@@ -1079,6 +1147,7 @@ async fn resign(
             }
             let saved = e.snapshot();
             with_game!(&mut e.game, g => g.resign(me));
+            e.offer = None;
             e.version += 1;
             let from = e.ply() + 1;
             store_or_restore(conn, e, from, saved)?;

@@ -79,6 +79,7 @@ pub(crate) async fn import(
                 start_sfen: rec.start,
                 players,
                 time_control: None,
+                consent: false,
                 moves: rec.moves,
                 resigned,
             },
@@ -121,12 +122,20 @@ pub(crate) async fn export(
             start: e.start_sfen.clone(),
             moves: e.usi.clone(),
             times: e.times.iter().map(|&ms| Some((ms / 1000) as u32)).collect(),
-            result: match e.flagged {
-                Some(loser) => Some(GameResult {
+            result: match (e.flagged, e.ended) {
+                (Some(loser), _) => Some(GameResult {
                     winner: Some(!loser),
                     reason: EndReason::Timeout,
                 }),
-                None => e.outcome().map(GameResult::from),
+                (None, Some(ended)) => Some(GameResult {
+                    winner: None,
+                    reason: if ended == crate::consent::ABORTED {
+                        EndReason::Abort
+                    } else {
+                        EndReason::Draw
+                    },
+                }),
+                (None, None) => e.outcome().map(GameResult::from),
             },
             headers: Headers {
                 black: Some(player_name(e.players[Color::Black.index()])),

@@ -1,7 +1,9 @@
 //! The games in SQLite: the schema, reading every game back at start-up, and
 //! storing moves and results in one transaction per change.
 
-use crate::{color_from, color_name, new_game, now_secs, with_game, Entry, Head, Player, TIME};
+use crate::{
+    color_from, color_name, consent, new_game, now_secs, with_game, Entry, Head, Player, TIME,
+};
 use banmen_rules::Reason;
 use rusqlite::{params, Connection, Transaction};
 use std::collections::BTreeMap;
@@ -38,6 +40,9 @@ pub(crate) fn open_db(path: &FsPath) -> Result<Connection, String> {
         ("moves", "ms", "INTEGER"),
         ("games", "version", "INTEGER"),
         ("games", "time_control", "TEXT"),
+        ("games", "offer", "TEXT"),
+        ("games", "rematch", "INTEGER"),
+        ("games", "consent", "INTEGER"),
     ] {
         let has: bool = conn
             .prepare(&format!(
@@ -69,6 +74,9 @@ type GameRow = (
     Option<String>,
     Option<i64>,
     Option<String>,
+    Option<String>,
+    Option<i64>,
+    Option<i64>,
 );
 
 /// Reads every game back, replaying its moves through the rules.
@@ -77,7 +85,7 @@ pub(crate) fn load_games(conn: &Connection) -> Result<BTreeMap<i64, Entry>, Stri
         .prepare(
             "SELECT id, created, updated, variant, rules, handicap, start_sfen, black, white,
                     black_token, white_token, result_winner, result_reason, version,
-                    time_control
+                    time_control, offer, rematch, consent
              FROM games ORDER BY id",
         )
         .map_err(|e| e.to_string())?;
@@ -99,6 +107,9 @@ pub(crate) fn load_games(conn: &Connection) -> Result<BTreeMap<i64, Entry>, Stri
                 r.get(12)?,
                 r.get(13)?,
                 r.get(14)?,
+                r.get(15)?,
+                r.get(16)?,
+                r.get(17)?,
             ))
         })
         .and_then(|it| it.collect())
@@ -131,6 +142,7 @@ pub(crate) fn load_games(conn: &Connection) -> Result<BTreeMap<i64, Entry>, Stri
             start_sfen: sfen,
             players: [player(&black), player(&white)],
             time_control: row.14.as_deref().and_then(|t| serde_json::from_str(t).ok()),
+            consent: row.17.unwrap_or(0) != 0,
         };
         let mut entry = Entry::new(
             id,
@@ -152,8 +164,11 @@ pub(crate) fn load_games(conn: &Connection) -> Result<BTreeMap<i64, Entry>, Stri
                 with_game!(&mut entry.game, g => g.resign(!w));
             }
             (Some(TIME), Some(w)) => entry.flagged = Some(!w),
+            (Some(r), None) => entry.ended = consent::ending(r),
             _ => {}
         }
+        entry.offer = row.15.as_deref().and_then(|t| serde_json::from_str(t).ok());
+        entry.rematch = row.16;
         // A database from before versions were stored counts from the replay.
         entry.version = entry.version.max(row.13.unwrap_or(0).max(0) as u64);
         games.insert(id, entry);
@@ -177,8 +192,8 @@ pub(crate) fn insert(conn: &mut Connection, e: &mut Entry) -> rusqlite::Result<(
     let tx = conn.transaction()?;
     tx.execute(
         "INSERT INTO games(variant, rules, handicap, start_sfen, black, white,
-            black_token, white_token, created, updated, time_control)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9, ?10)",
+            black_token, white_token, created, updated, time_control, consent)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9, ?10, ?11)",
         params![
             e.variant,
             e.rules,
@@ -190,7 +205,8 @@ pub(crate) fn insert(conn: &mut Connection, e: &mut Entry) -> rusqlite::Result<(
             e.tokens[1],
             e.created,
             e.time_control
-                .map(|t| serde_json::to_string(&t).expect("time control json"))
+                .map(|t| serde_json::to_string(&t).expect("time control json")),
+            e.consent as i64
         ],
     )?;
     e.id = tx.last_insert_rowid();
@@ -214,13 +230,17 @@ fn write_moves(tx: &Transaction, e: &Entry, from: usize) -> rusqlite::Result<i64
     }
     let o = e.result();
     tx.execute(
-        "UPDATE games SET result_winner = ?1, result_reason = ?2, updated = ?3, version = ?4
-         WHERE id = ?5",
+        "UPDATE games SET result_winner = ?1, result_reason = ?2, updated = ?3, version = ?4,
+            offer = ?5, rematch = ?6
+         WHERE id = ?7",
         params![
             o.and_then(|o| o.0).map(color_name),
             o.map(|o| o.1),
             now,
             e.version as i64,
+            e.offer
+                .map(|x| serde_json::to_string(&x).expect("offer json")),
+            e.rematch,
             e.id
         ],
     )?;

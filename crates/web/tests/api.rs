@@ -1178,3 +1178,193 @@ fn the_engine_pool_runs_at_most_n_searches_and_queues_the_rest() {
         std::thread::sleep(Duration::from_millis(10));
     }
 }
+
+/// Two people: the tokens of a new human-against-human game.
+fn two_people(server: &Server) -> (i64, String, String) {
+    let (id, v) = server.create(json!({"variant": "shogi", "black": "human", "white": "human"}));
+    let token = |c: &str| v["tokens"][c].as_str().expect("token").to_string();
+    (id, token("black"), token("white"))
+}
+
+#[test]
+fn draw_offers_are_declined_or_accepted_and_kept_across_a_restart() {
+    let db = temp_db("draw-offer");
+    let server = Server::start(&db);
+    let (id, black, white) = two_people(&server);
+    let path = |p: &str| format!("/api/games/{id}/{p}");
+    assert_eq!(server.play(id, &black, "7g7f").0, 200);
+    // Malformed or unknown offers: 400 with a reason.
+    let (status, v) = server.post(&path("offer"), Some(&black), json!({"kind": "peace"}));
+    assert_eq!(status, 400, "{v}");
+    assert!(v["error"].as_str().unwrap().contains("malformed"), "{v}");
+    let (status, _) = server.post(&path("offer"), None, json!({"kind": "draw"}));
+    assert_eq!(status, 401);
+    // Nothing to answer yet.
+    let (status, v) = server.post(&path("offer/accept"), Some(&white), json!({}));
+    assert_eq!(status, 409, "{v}");
+    // Black offers a draw; Black cannot accept it; White declines.
+    let (status, v) = server.post(&path("offer"), Some(&black), json!({"kind": "draw"}));
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["offer"], json!({"kind": "draw", "by": "black"}));
+    let version = v["version"].as_u64().unwrap();
+    let (status, v) = server.post(&path("offer"), Some(&white), json!({"kind": "draw"}));
+    assert_eq!(status, 409, "one offer at a time: {v}");
+    let (status, v) = server.post(&path("offer/accept"), Some(&black), json!({}));
+    assert_eq!(status, 409, "{v}");
+    let (status, v) = server.post(&path("offer/decline"), Some(&white), json!({}));
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["offer"], Value::Null);
+    assert_eq!(
+        v["answer"],
+        json!({"kind": "draw", "by": "white", "accepted": false})
+    );
+    assert_eq!(v["result"], Value::Null);
+    assert!(v["version"].as_u64().unwrap() > version);
+    // The game goes on; a move withdraws a waiting offer.
+    assert_eq!(server.play(id, &white, "3c3d").0, 200);
+    let (status, _) = server.post(&path("offer"), Some(&white), json!({"kind": "draw"}));
+    assert_eq!(status, 200);
+    let (_, v) = server.play(id, &black, "2g2f");
+    assert_eq!(v["offer"], Value::Null, "a move withdraws the offer");
+    // An offer survives a restart; then White accepts Black's: a draw by agreement.
+    let (status, _) = server.post(&path("offer"), Some(&black), json!({"kind": "draw"}));
+    assert_eq!(status, 200);
+    drop(server);
+    let server = Server::start(&db);
+    let v = server.get(&format!("/api/games/{id}"));
+    assert_eq!(v["offer"], json!({"kind": "draw", "by": "black"}));
+    let (status, v) = server.post(&path("offer/accept"), Some(&white), json!({}));
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["result"], json!({"winner": null, "reason": "agreement"}));
+    assert_eq!(v["legal_moves"], json!([]));
+    let (status, _) = server.play(id, &white, "8c8d");
+    assert_eq!(status, 409, "the game is over");
+    let (status, _) = server.post(&path("undo"), Some(&black), json!({}));
+    assert_eq!(status, 409, "an agreed draw is not taken back");
+    drop(server);
+    let server = Server::start(&db);
+    let v = server.get(&format!("/api/games/{id}"));
+    assert_eq!(v["result"], json!({"winner": null, "reason": "agreement"}));
+    assert_eq!(moves(&v), ["7g7f", "3c3d", "2g2f"]);
+    // The record says so.
+    let (status, csa) = server.call(
+        "GET",
+        &format!("/api/games/{id}/export?format=csa"),
+        None,
+        None,
+    );
+    assert_eq!(status, 200);
+    assert!(csa.as_str().unwrap().contains("%HIKIWAKE"), "{csa}");
+}
+
+#[test]
+fn take_back_offers_abort_and_rematch() {
+    let db = temp_db("takeback-offer");
+    let server = Server::start(&db);
+    let (id, black, white) = two_people(&server);
+    let path = |p: &str| format!("/api/games/{id}/{p}");
+    // White has not moved: nothing to offer to take back.
+    assert_eq!(server.play(id, &black, "7g7f").0, 200);
+    let (status, v) = server.post(&path("offer"), Some(&white), json!({"kind": "takeback"}));
+    assert_eq!(status, 409, "{v}");
+    // Abort before the second move only.
+    assert_eq!(server.play(id, &white, "3c3d").0, 200);
+    let (status, v) = server.post(&path("abort"), Some(&black), json!({}));
+    assert_eq!(status, 409, "{v}");
+    assert!(v["error"].as_str().unwrap().contains("too late"), "{v}");
+    // Black offers to take back 7g7f (and White's reply): White's move stays until White agrees.
+    let (status, v) = server.post(&path("offer"), Some(&black), json!({"kind": "takeback"}));
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(moves(&v), ["7g7f", "3c3d"]);
+    let (status, v) = server.post(&path("offer/decline"), Some(&white), json!({}));
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(moves(&v), ["7g7f", "3c3d"]);
+    // Again, accepted: both moves go.
+    let (status, _) = server.post(&path("offer"), Some(&black), json!({"kind": "takeback"}));
+    assert_eq!(status, 200);
+    let (status, v) = server.post(&path("offer/accept"), Some(&white), json!({}));
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(moves(&v), Vec::<String>::new());
+    assert_eq!(v["answer"]["accepted"], true);
+    // Now abort: no winner; a second abort answers that the game is over.
+    assert_eq!(server.play(id, &black, "2g2f").0, 200);
+    let (status, v) = server.post(&path("abort"), Some(&white), json!({}));
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["result"], json!({"winner": null, "reason": "aborted"}));
+    let (status, _) = server.post(&path("abort"), Some(&white), json!({}));
+    assert_eq!(status, 409);
+    let (_, csa) = server.call(
+        "GET",
+        &format!("/api/games/{id}/export?format=csa"),
+        None,
+        None,
+    );
+    assert!(csa.as_str().unwrap().contains("%CHUDAN"), "{csa}");
+    // The rematch: colours changed over, each asker its own seat and token.
+    let (status, v) = server.post(&path("rematch"), Some("not-a-token"), json!({}));
+    assert_eq!(status, 403, "{v}");
+    let (status, r1) = server.post(&path("rematch"), Some(&black), json!({}));
+    assert_eq!(status, 201, "{r1}");
+    assert_eq!(r1["seat"], "white");
+    assert!(r1.get("tokens").is_none(), "never the other seat's token");
+    let new = r1["id"].as_i64().unwrap();
+    let (status, r2) = server.post(&path("rematch"), Some(&white), json!({}));
+    assert_eq!(status, 200, "{r2}");
+    assert_eq!(
+        (r2["id"].as_i64(), r2["seat"].as_str()),
+        (Some(new), Some("black"))
+    );
+    assert_eq!(server.get(&format!("/api/games/{id}"))["rematch"], new);
+    let (status, _) = server.play(new, r2["token"].as_str().unwrap(), "7g7f");
+    assert_eq!(status, 200);
+    // A rematch before the end is refused; the seat check.
+    let (status, _) = server.post(
+        &format!("/api/games/{new}/rematch"),
+        r1["token"].as_str(),
+        json!({}),
+    );
+    assert_eq!(status, 409);
+    let (status, v) = server.call(
+        "GET",
+        &format!("/api/games/{new}/seat"),
+        r1["token"].as_str(),
+        None,
+    );
+    assert_eq!((status, v["seat"].as_str()), (200, Some("white")));
+    let (status, v) = server.call("GET", &format!("/api/games/{new}/seat"), Some(&black), None);
+    assert_eq!(
+        status, 403,
+        "an old token holds no seat in the new game: {v}"
+    );
+    let (status, _) = server.call("GET", &format!("/api/games/{new}/seat"), None, None);
+    assert_eq!(status, 401);
+    // A game created with "consent": a take-back only by an offer, kept across a restart.
+    let (cid, cv) = server
+        .create(json!({"variant": "shogi", "black": "human", "white": "human", "consent": true}));
+    assert_eq!(cv["consent"], true);
+    let cb = cv["tokens"]["black"].as_str().unwrap().to_string();
+    assert_eq!(server.play(cid, &cb, "7g7f").0, 200);
+    drop(server);
+    let server = Server::start(&db);
+    let (status, v) = server.post(&format!("/api/games/{cid}/undo"), Some(&cb), json!({}));
+    assert_eq!(status, 409, "{v}");
+    assert!(v["error"].as_str().unwrap().contains("must agree"), "{v}");
+    let (status, _) = server.post(
+        &format!("/api/games/{cid}/offer"),
+        Some(&cb),
+        json!({"kind": "takeback"}),
+    );
+    assert_eq!(status, 200);
+    // Without it (old clients), undo between two people acts at once.
+    assert_eq!(server.get(&format!("/api/games/{id}"))["consent"], false);
+    // An engine answers no offers.
+    let (eid, ev) = server.create(
+        json!({"variant": "shogi", "black": "human", "white": {"engine": {"movetime_ms": 5}}}),
+    );
+    let (status, v) = server.post(
+        &format!("/api/games/{eid}/offer"),
+        ev["tokens"]["black"].as_str(),
+        json!({"kind": "draw"}),
+    );
+    assert_eq!(status, 409, "{v}");
+}
