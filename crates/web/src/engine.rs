@@ -4,11 +4,73 @@
 use crate::{change, err, store_or_restore, with_game, AnyGame, ApiError, Entry, Player, Shared};
 use axum::http::StatusCode;
 use banmen_engine::{
-    search, BestMove, Control, Evaluator, HistoryEntry, Limits, SearchOptions, Table,
+    search, BestMove, Control, Evaluator, HistoryEntry, Info, Limits, Score, SearchOptions, Table,
 };
-use banmen_rules::{BitBoard, Game};
+use banmen_rules::{BitBoard, Game, Move};
+use rand::Rng;
 use std::sync::atomic::Ordering;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
+
+/// The strongest level: the plain search, as before levels existed.
+pub(crate) const MAX_LEVEL: u8 = 8;
+
+/// How an engine level weakens the search: a node budget (on top of the
+/// time limit) and a choice among the root moves within a margin of the best.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Level {
+    /// Stop after about this many nodes; `None`: only the time limit.
+    pub nodes: Option<u64>,
+    /// Root moves searched with their own score (MultiPV).
+    pub multipv: usize,
+    /// Centipawns below the best score a chosen move may be.
+    pub margin: i32,
+}
+
+impl Level {
+    /// The settings of level `l` (1..=8; anything else is full strength).
+    pub(crate) fn new(l: u8) -> Level {
+        let (nodes, multipv, margin) = match l {
+            1 => (Some(300), 8, 400),
+            2 => (Some(1_000), 6, 250),
+            3 => (Some(3_000), 5, 150),
+            4 => (Some(10_000), 4, 90),
+            5 => (Some(30_000), 3, 50),
+            6 => (Some(100_000), 2, 25),
+            7 => (Some(400_000), 1, 0),
+            _ => (None, 1, 0),
+        };
+        Level {
+            nodes,
+            multipv,
+            margin,
+        }
+    }
+}
+
+/// A score as one number to compare (mates beyond any centipawn score).
+fn comparable(s: Score) -> i32 {
+    match s {
+        Score::Cp(c) => c,
+        Score::Mate(n) if n > 0 => 1_000_000 - n,
+        Score::Mate(n) => -1_000_000 - n,
+    }
+}
+
+/// Picks at random among `candidates` (first move, score) those within
+/// `margin` of the best; `None` when there are none.
+pub(crate) fn pick<R: Rng + ?Sized>(
+    candidates: &[(Move, i32)],
+    margin: i32,
+    rng: &mut R,
+) -> Option<Move> {
+    let best = candidates.iter().map(|c| c.1).max()?;
+    let close: Vec<Move> = candidates
+        .iter()
+        .filter(|c| c.1 >= best.saturating_sub(margin))
+        .map(|c| c.0)
+        .collect();
+    Some(close[rng.random_range(0..close.len())])
+}
 
 /// A search to run for the engine side to move.
 #[derive(Debug)]
@@ -17,6 +79,7 @@ pub(crate) struct EngineJob {
     generation: u64,
     ply: usize,
     limits: Limits,
+    level: Level,
     control: Arc<Control>,
     game: AnyGame,
 }
@@ -26,16 +89,18 @@ pub(crate) fn engine_job(e: &mut Entry) -> Option<EngineJob> {
     if e.result().is_some() || e.control.is_some() {
         return None;
     }
-    let Player::Engine { movetime_ms } = e.players[e.side_to_move().index()] else {
+    let Player::Engine { movetime_ms, level } = e.players[e.side_to_move().index()] else {
         return None;
     };
-    let limits = match e.time_control {
+    let level = Level::new(level.unwrap_or(MAX_LEVEL));
+    let mut limits = match e.time_control {
         Some(tc) => tc.limits(e.left, e.side_to_move(), e.turn_started, movetime_ms),
         None => Limits {
             movetime: Some(movetime_ms),
             ..Limits::default()
         },
     };
+    limits.nodes = level.nodes;
     let control = Arc::new(Control::default());
     e.control = Some(control.clone());
     Some(EngineJob {
@@ -43,12 +108,13 @@ pub(crate) fn engine_job(e: &mut Entry) -> Option<EngineJob> {
         generation: e.generation,
         ply: e.ply(),
         limits,
+        level,
         control,
         game: e.game.clone(),
     })
 }
 
-fn think<B: BitBoard>(g: &Game<B>, limits: &Limits, control: &Control) -> BestMove {
+fn think<B: BitBoard>(g: &Game<B>, limits: &Limits, level: Level, control: &Control) -> BestMove {
     let mut p = g.start().clone();
     let mut history = vec![HistoryEntry {
         hash: p.hash(),
@@ -64,17 +130,42 @@ fn think<B: BitBoard>(g: &Game<B>, limits: &Limits, control: &Control) -> BestMo
     let pos = g.position();
     let eval = Evaluator::new(pos.rules());
     let tt = Table::new(16);
-    search(
-        pos,
-        &history,
-        &eval,
-        &tt,
-        limits,
-        &SearchOptions::default(),
-        control,
-        &|_| {},
+    let options = SearchOptions {
+        multipv: level.multipv,
+        ..SearchOptions::default()
+    };
+    // The last exact score of each variation (its first move).
+    let lines: Mutex<Vec<Option<(Move, i32)>>> = Mutex::new(vec![None; level.multipv.max(1)]);
+    let report = |info: &Info| {
+        if info.bound.is_some() {
+            return;
+        }
+        if let (Some(&m), Ok(mut lines)) = (info.pv.first(), lines.lock()) {
+            if let Some(slot) = lines.get_mut(info.multipv.wrapping_sub(1)) {
+                *slot = Some((m, comparable(info.score)));
+            }
+        }
+    };
+    let best = search(
+        pos, &history, &eval, &tt, limits, &options, control, &report,
     )
-    .best
+    .best;
+    if level.multipv <= 1 || level.margin <= 0 {
+        return best;
+    }
+    let BestMove::Move(m, _) = best else {
+        return best;
+    };
+    let lines: Vec<(Move, i32)> = lines
+        .into_inner()
+        .unwrap_or_default()
+        .into_iter()
+        .flatten()
+        .collect();
+    match pick(&lines, level.margin, &mut rand::rng()) {
+        Some(chosen) if chosen != m => BestMove::Move(chosen, None),
+        _ => best,
+    }
 }
 
 /// Queues the search in the engine pool; it runs when a slot is free (a game
@@ -100,7 +191,7 @@ pub(crate) fn spawn_engine(s: Shared, job: EngineJob) {
 fn run(s: Shared, job: EngineJob) {
     {
         let best = with_game!(&job.game, g => {
-            let best = think(g, &job.limits, &job.control);
+            let best = think(g, &job.limits, job.level, &job.control);
             match best {
                 BestMove::Move(m, _) => Some(g.position().move_to_usi(m)),
                 _ => None,
@@ -134,5 +225,43 @@ fn run(s: Shared, job: EngineJob) {
                 eprintln!("banmen serve: game {}: {msg}", job.id);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::rngs::StdRng;
+    use rand::SeedableRng;
+
+    #[test]
+    fn levels_grow_stronger() {
+        let mut last = 0;
+        for l in 1..MAX_LEVEL {
+            let n = Level::new(l).nodes.unwrap();
+            assert!(n > last);
+            last = n;
+            assert!(Level::new(l).margin >= Level::new(l + 1).margin);
+        }
+        assert_eq!(Level::new(MAX_LEVEL).nodes, None);
+        assert_eq!(Level::new(MAX_LEVEL).multipv, 1);
+    }
+
+    #[test]
+    fn pick_stays_within_the_margin() {
+        let ms: Vec<Move> = (0..4)
+            .map(|i| Move::board(banmen_rules::Square(i), banmen_rules::Square(i + 9), false))
+            .collect();
+        let lines = vec![(ms[0], 100), (ms[1], 60), (ms[2], -300), (ms[3], 95)];
+        let mut rng = StdRng::seed_from_u64(7);
+        let mut seen = std::collections::HashSet::new();
+        for _ in 0..200 {
+            let m = pick(&lines, 50, &mut rng).unwrap();
+            assert!(m != ms[2]);
+            seen.insert(m);
+        }
+        assert_eq!(seen.len(), 3);
+        assert_eq!(pick(&lines, 0, &mut rng), Some(ms[0]));
+        assert_eq!(pick(&[], 50, &mut rng), None);
     }
 }

@@ -72,6 +72,11 @@ pub enum Player {
     Engine {
         /// Milliseconds per move.
         movetime_ms: u64,
+        /// Strength 1..=8 (`engine::Level`: 1 is a few hundred nodes and a
+        /// random pick among moves near the best; 8 is full strength); absent: full strength,
+        /// as before levels existed.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        level: Option<u8>,
     },
 }
 
@@ -751,7 +756,15 @@ fn new_token() -> String {
 
 fn check_players(players: &[Player; 2]) -> Result<(), ApiError> {
     for p in players {
-        if let Player::Engine { movetime_ms } = *p {
+        if let Player::Engine { movetime_ms, level } = *p {
+            if let Some(l) = level {
+                if !(1..=engine::MAX_LEVEL).contains(&l) {
+                    return Err(err(
+                        StatusCode::BAD_REQUEST,
+                        format!("level must be 1..={}, not {l}", engine::MAX_LEVEL),
+                    ));
+                }
+            }
             if movetime_ms == 0 || movetime_ms > MAX_MOVETIME_MS {
                 return Err(err(
                     StatusCode::UNPROCESSABLE_ENTITY,

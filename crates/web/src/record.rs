@@ -91,7 +91,14 @@ pub(crate) async fn import(
 fn player_name(p: Player) -> String {
     match p {
         Player::Human => "human".to_string(),
-        Player::Engine { movetime_ms } => format!("banmen engine ({movetime_ms} ms/move)"),
+        Player::Engine {
+            movetime_ms,
+            level: None,
+        } => format!("banmen engine ({movetime_ms} ms/move)"),
+        Player::Engine {
+            movetime_ms,
+            level: Some(l),
+        } => format!("banmen engine level {l} ({movetime_ms} ms/move)"),
     }
 }
 

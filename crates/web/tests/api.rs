@@ -1368,3 +1368,55 @@ fn take_back_offers_abort_and_rematch() {
     );
     assert_eq!(status, 409, "{v}");
 }
+
+#[test]
+fn engine_levels_play_fast_and_bad_levels_are_refused() {
+    let db = temp_db("levels");
+    let server = Server::start(&db);
+    for level in [0, 9] {
+        let (status, v) = server.post(
+            "/api/games",
+            None,
+            json!({"variant": "shogi", "black": "human",
+                   "white": {"engine": {"movetime_ms": 100, "level": level}}}),
+        );
+        assert_eq!(status, 400, "level {level}: {v}");
+        assert!(v["error"].as_str().unwrap().contains("level"), "{v}");
+    }
+
+    // Level 1 stops after a few hundred nodes, long before its 60 s a move;
+    // its moves are legal (an illegal one would resign the game).
+    let start = Instant::now();
+    let (id, created) = server.create(json!({
+        "variant": "shogi", "black": {"engine": {"movetime_ms": 60000, "level": 1}}, "white": "human"
+    }));
+    assert_eq!(created["black"]["engine"]["level"], 1, "{created}");
+    let v = wait_for(&server, id, |v| moves(v).len() == 1);
+    assert!(
+        start.elapsed() < Duration::from_secs(8),
+        "{:?}",
+        start.elapsed()
+    );
+    assert_eq!(v["result"], Value::Null, "{v}");
+    assert_eq!(v["side_to_move"], "white");
+
+    // Two low levels against each other, in shogi and cannon shogi: many
+    // quick legal moves.
+    for variant in ["shogi", "cannonshogi"] {
+        let (id, _) = server.create(json!({
+            "variant": variant,
+            "black": {"engine": {"movetime_ms": 60000, "level": 1}},
+            "white": {"engine": {"movetime_ms": 60000, "level": 3}}
+        }));
+        let v = wait_for(&server, id, |v| {
+            moves(v).len() >= 8 || v["result"] != Value::Null
+        });
+        assert!(moves(&v).len() >= 8, "{variant}: {v}");
+    }
+
+    // No level: as before (and none is echoed back).
+    let (_, v) = server.create(json!({
+        "variant": "shogi", "black": "human", "white": {"engine": {"movetime_ms": 100}}
+    }));
+    assert!(v["white"]["engine"].get("level").is_none(), "{v}");
+}
