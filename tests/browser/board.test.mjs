@@ -126,6 +126,22 @@ test("shogi against the engine: click and drag, last move, take back, reload", a
   await page.context().close();
 });
 
+test("the Level selector: a level-1 engine answers long before its movetime", async () => {
+  const page = await newPage();
+  await page.waitForFunction(() => document.querySelector("#variant").options.length > 0);
+  if (await page.isHidden("#panel-new")) await page.click("#show-new");
+  await page.selectOption("#level", "1");
+  await newGame(page, { movetime: "60000" });
+  let g = await state(page);
+  assert.deepEqual(g.white, { engine: { movetime_ms: 60000, level: 1 } });
+  assert.match(await page.textContent("#status"), /engine level 1, 60000 ms/);
+  const start = Date.now();
+  await playAnyAndWait(page);
+  assert.ok(Date.now() - start < 20000, `level 1 took ${Date.now() - start} ms`);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
 test("an engine that answers at once: 50 moves in a row, no freeze", async () => {
   // At 1 ms per move the engine's reply (a live event) often comes before the
   // answer to the move that asked for it; the page must keep the newer state.
