@@ -4,8 +4,8 @@
 
 use crate::{
     admit, blocking, body_json, change, client_ip, color_name, engine_job, err, game_over,
-    internal, new_game, new_token, now_secs, parse_id, seat, spawn_engine, state, storage, store,
-    store_or_restore, ApiError, Client, Entry, Head, Inner, Player, Shared,
+    internal, new_game, new_token, now_secs, parse_id, seat, seat_in_play, spawn_engine, state,
+    storage, store, store_or_restore, ApiError, Client, Entry, Head, Inner, Player, Shared,
 };
 use axum::body::Bytes;
 use axum::extract::{Path, State};
@@ -128,10 +128,7 @@ pub(crate) async fn offer(
     let req: OfferRequest = body_json(&body)?;
     blocking(|| {
         change(&s, &id, |conn, e| {
-            let me = seat(&headers, e)?;
-            if let Some((_, reason)) = e.result() {
-                return Err(game_over(reason));
-            }
+            let me = seat_in_play(&headers, e)?;
             if matches!(e.players[(!me).index()], Player::Engine { .. }) {
                 return Err(conflict(
                     "the engine answers no offers (against the engine, take back with POST /api/games/{id}/undo)",

@@ -717,6 +717,15 @@ fn seat(headers: &HeaderMap, e: &Entry) -> Result<Color, ApiError> {
         })
 }
 
+/// The seat of the request's token, in a game still in play.
+pub(crate) fn seat_in_play(headers: &HeaderMap, e: &Entry) -> Result<Color, ApiError> {
+    let me = seat(headers, e)?;
+    if let Some((_, reason)) = e.result() {
+        return Err(game_over(reason));
+    }
+    Ok(me)
+}
+
 fn game_over(reason: &str) -> ApiError {
     err(StatusCode::CONFLICT, format!("the game is over ({reason})"))
 }
@@ -1054,10 +1063,7 @@ async fn play(
     let req: MoveRequest = body_json(&body)?;
     blocking(|| {
         change(&s, &id, |conn, e| {
-            let me = seat(&headers, e)?;
-            if let Some((_, reason)) = e.result() {
-                return Err(game_over(reason));
-            }
+            let me = seat_in_play(&headers, e)?;
             let to_move = e.side_to_move();
             if to_move != me {
                 return Err(err(
@@ -1154,10 +1160,7 @@ async fn resign(
 ) -> Result<Json<Value>, ApiError> {
     blocking(|| {
         change(&s, &id, |conn, e| {
-            let me = seat(&headers, e)?;
-            if let Some((_, reason)) = e.result() {
-                return Err(game_over(reason));
-            }
+            let me = seat_in_play(&headers, e)?;
             let saved = e.snapshot();
             with_game!(&mut e.game, g => g.resign(me));
             e.offer = None;
