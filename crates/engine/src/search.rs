@@ -173,7 +173,9 @@ struct Searcher<'a, B: BitBoard> {
     pv: Vec<Vec<Move>>,
     /// Static evaluation per ply (`-INFINITE` when in check), for "improving".
     evals: Vec<i32>,
-    /// Whether exchanges are resolved by [`Self::see`] (the 9x9 games).
+    /// Whether this is the search of the small games (no lion or hook
+    /// moves): exchanges resolved by [`Self::see`], checks judged by
+    /// [`Self::may_check`], Stockfish's pruning.
     use_see: bool,
     /// Drop mates looked for at the quiescence horizon (the 9x9 games).
     drop_mates: Option<DropMates<B>>,
@@ -246,7 +248,11 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
     ) -> Self {
         let squares = pos.rules().geometry.squares();
         let slots = squares + pos.rules().kind_count();
-        let nine = pos.rules().geometry.files == 9;
+        // The search of the small games (shogi, cannon shogi, minishogi):
+        // every piece's moves are single steps, slides or hops, which
+        // `attacks` covers, so checks and exchanges can be judged without
+        // making the move. Dai dai shogi's lions and hooks are not.
+        let nine = !pos.rules().variant.has_multi_leg_moves();
         let piece_to = if nine {
             pos.rules().kind_count() * squares
         } else {
@@ -289,7 +295,7 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
             sort_buf: Vec::new(),
             pv: vec![Vec::new(); MAX_PLY + 2],
             evals: vec![-INFINITE; MAX_PLY + 2],
-            use_see: pos.rules().geometry.files == 9,
+            use_see: nine,
             drop_mates: if nine { DropMates::new(pos) } else { None },
             cont,
             piece_to,
@@ -761,7 +767,7 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
         } else {
             depth
         };
-        let nine = self.pos.rules().geometry.files == 9;
+        let nine = self.use_see;
         if !pv_node && !in_check && beta.abs() < MATE_BOUND {
             // Reverse futility: far above beta near the leaves.
             if nine {
@@ -1069,7 +1075,7 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
             s
         };
         let mut moves = std::mem::take(&mut self.lists[ply]);
-        let nine = self.pos.rules().geometry.files == 9;
+        let nine = self.use_see;
         let generated = !in_check && nine;
         if generated {
             // Shogi and cannon shogi: the captures alone, without generating
@@ -1154,7 +1160,7 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
         best
     }
 
-    /// Whether `m` might give check, without making it (9x9 games only:
+    /// Whether `m` might give check, without making it (the small games only:
     /// dai dai shogi's lions and hooks are not covered by `attacks`).
     fn may_check(&self, m: Move) -> bool {
         let rules = self.pos.rules();
@@ -1172,9 +1178,10 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
         }
         let to = m.to();
         if !shogi {
-            // Cannon shogi: exact, since a move along any line through the
-            // king may open or make a screen. Our pieces (but the mover) that
-            // attack the king once the move is made, or the mover itself.
+            // Cannon shogi and minishogi: exact (in cannon shogi a move along
+            // any line through the king may open or make a screen): our
+            // pieces (but the mover) that attack the king once the move is
+            // made, or the mover itself.
             let mut occ = self.pos.occupied();
             if let Some(from) = m.from() {
                 occ ^= B::from_square(from);
@@ -1523,10 +1530,14 @@ mod tests {
     }
 
     /// `may_check` never misses a check (shogi: a superset of the checking
-    /// moves) and in cannon shogi is exact, over random playouts.
+    /// moves) and in cannon shogi and minishogi is exact, over random playouts.
     #[test]
     fn may_check_finds_every_check() {
-        for variant in [VariantName::Shogi, VariantName::CannonShogi] {
+        for variant in [
+            VariantName::Shogi,
+            VariantName::CannonShogi,
+            VariantName::MiniShogi,
+        ] {
             let rules = rules_9x9(variant).unwrap();
             let start = rules.variant.start_sfen;
             with_searcher(variant, start, |s| {
@@ -1544,7 +1555,7 @@ mod tests {
                             let may = s.may_check(m);
                             checks += usize::from(gives);
                             assert!(may || !gives, "{variant:?}: {m:?} checks, unseen");
-                            if variant == VariantName::CannonShogi {
+                            if variant != VariantName::Shogi {
                                 assert_eq!(may, gives, "{variant:?}: {m:?}");
                             }
                         }
