@@ -882,13 +882,6 @@ fn parse_go(words: &[&str]) -> (Go, Vec<String>) {
     (go, complaints)
 }
 
-/// The most the hash table may take, in MiB, and where that figure comes
-/// from: `BANMEN_HASH_LIMIT_MB` if set, else half the memory Linux reports
-/// available (the rest is for the GUI, an opponent engine, the system).
-/// `None` where neither is known; the allocation itself is fallible anyway.
-///
-/// The allocation alone is not enough: Linux promises more memory than it has
-/// (overcommit) and kills the process that writes to it once it runs out.
 /// The MiB to ask for `USI_Hash` `wanted` on this machine, and the limit.
 fn hash_ask(wanted: usize) -> (usize, Option<(usize, &'static str)>) {
     let limit = hash_limit_mb();
@@ -909,6 +902,13 @@ fn say_clamped(what: &str, wanted: usize, got: usize, limit: Option<(usize, &'st
     }
 }
 
+/// The most the hash table may take, in MiB, and where that figure comes
+/// from: `BANMEN_HASH_LIMIT_MB` if set, else half the memory Linux reports
+/// available (the rest is for the GUI, an opponent engine, the system).
+/// `None` where neither is known; the allocation itself is fallible anyway.
+///
+/// The allocation alone is not enough: Linux promises more memory than it has
+/// (overcommit) and kills the process that writes to it once it runs out.
 fn hash_limit_mb() -> Option<(usize, &'static str)> {
     if let Some(mb) = std::env::var("BANMEN_HASH_LIMIT_MB")
         .ok()

@@ -647,6 +647,12 @@ fn read_on<B: BitBoard>(
                                     if info.royal {
                                         return Err(ParseError::new(n, "a king in hand"));
                                     }
+                                    if info.promoted {
+                                        return Err(ParseError::new(
+                                            n,
+                                            format!("a promoted piece in hand in '{st}'"),
+                                        ));
+                                    }
                                     if !rules.variant.drops {
                                         return Err(ParseError::new(
                                             n,

@@ -484,7 +484,9 @@ impl<B: BitBoard> Reader<B> {
             let rules = self.rules(n)?;
             let p = match &setup {
                 Some(s) => Position::from_setup(rules, s, mode_for_setup(rules, s)),
-                None => Position::from_sfen(rules, &self.rec.start, mode_for(&self.rec.start)),
+                None => {
+                    Position::from_sfen(rules, &self.rec.start, mode_for(rules, &self.rec.start))
+                }
             }
             .map_err(|e| ParseError::new(n, format!("start position: {e}")))?;
             if setup.is_some() {
@@ -614,7 +616,12 @@ fn parse_time(s: &str) -> Option<u32> {
     let inner = s.trim().trim_start_matches('(').trim_end_matches(')');
     let per = inner.split('/').next()?.trim();
     let (m, sec) = per.split_once(':')?;
-    Some(m.trim().parse::<u32>().ok()? * 60 + sec.trim().parse::<u32>().ok()?)
+    // Checked: an absurd time is no time, not an overflow.
+    m.trim()
+        .parse::<u32>()
+        .ok()?
+        .checked_mul(60)?
+        .checked_add(sec.trim().parse::<u32>().ok()?)
 }
 
 const TERMINALS: [&str; 15] = [

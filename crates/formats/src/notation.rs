@@ -857,7 +857,7 @@ fn list_moves<B: BitBoard>(
     tokens: &[(usize, String)],
     style: Style,
 ) -> Result<Vec<String>, ParseError> {
-    let mut pos = Position::from_sfen(rules, start, crate::record::mode_for(start))
+    let mut pos = Position::from_sfen(rules, start, crate::record::mode_for(rules, start))
         .map_err(|e| ParseError::new(1, format!("start position: {e}")))?;
     let mut prev = None;
     let mut out = Vec::with_capacity(tokens.len());

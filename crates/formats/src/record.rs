@@ -300,7 +300,7 @@ impl Record {
     /// The result the rules give for the moves (checkmate, repetition...), if any.
     pub fn rules_result(&self) -> Option<GameResult> {
         fn go<B: BitBoard>(rules: &'static Rules<B>, rec: &Record) -> Option<GameResult> {
-            let start = Position::from_sfen(rules, &rec.start, mode_for(&rec.start)).ok()?;
+            let start = Position::from_sfen(rules, &rec.start, mode_for(rules, &rec.start)).ok()?;
             let mut game = Game::new(start, GameOptions::default());
             for m in &rec.moves {
                 game.play_usi(m).ok()?;
@@ -328,14 +328,10 @@ impl Record {
     }
 }
 
-/// Tsume positions (no attacker king) are accepted as such.
-pub(crate) fn mode_for(sfen: &str) -> SfenMode {
-    let board = sfen.split_whitespace().next().unwrap_or("");
-    if board.contains('K') && board.contains('k') || sfen.trim() == "startpos" {
-        SfenMode::Strict
-    } else {
-        SfenMode::Tsume
-    }
+/// Tsume positions (no attacker king) are accepted as such: the kings are
+/// looked for in the parsed board (dai dai codes such as `FK` contain a K).
+pub(crate) fn mode_for<B: BitBoard>(rules: &Rules<B>, sfen: &str) -> SfenMode {
+    Setup::from_sfen(rules, sfen).map_or(SfenMode::Strict, |s| mode_for_setup(rules, &s))
 }
 
 /// How to check a set-up position: as a game's when both kings stand on the
@@ -354,7 +350,7 @@ pub(crate) fn replay<B: BitBoard>(
     start: &str,
     moves: &[String],
 ) -> Result<(Position<B>, Vec<banmen_rules::Move>), String> {
-    let mut pos = Position::from_sfen(rules, start, mode_for(start))
+    let mut pos = Position::from_sfen(rules, start, mode_for(rules, start))
         .map_err(|e| format!("start position: {e}"))?;
     let start_pos = pos.clone();
     let mut out = Vec::with_capacity(moves.len());

@@ -335,20 +335,25 @@ fn kif_headers_survive_csa_and_back() {
 
 #[test]
 fn a_perpetual_check_is_a_foul_not_a_drawn_sennichite() {
-    // Black checks with the rook on files 1 and 2; the result is set here (the
-    // rules crate does not report this sequence as perpetual check).
-    let line = "sfen 8k/9/9/9/9/9/9/9/K5R2 b - 1 moves 3i1i 1a2a 1i2i 2a1a 2i1i 1a2a 1i2i 2a1a 2i1i 1a2a 1i2i 2a1a 2i1i 1a2a";
+    // Black checks with the rook on files 1 and 2: the position after ply 1
+    // comes back a fourth time at ply 13, every Black move a check.
+    let line = "sfen 8k/9/9/9/9/9/9/9/K5R2 b - 1 moves 3i1i 1a2a 1i2i 2a1a 2i1i 1a2a 1i2i 2a1a 2i1i 1a2a 1i2i 2a1a 2i1i";
     let mut rec = read(line.as_bytes(), None).unwrap();
-    rec.result = Some(GameResult {
-        winner: Some(Color::White),
-        reason: EndReason::PerpetualCheck,
-    });
+    rec.result = rec.rules_result();
+    assert_eq!(
+        rec.result,
+        Some(GameResult {
+            winner: Some(Color::White),
+            reason: EndReason::PerpetualCheck,
+        })
+    );
     let kif = text(&rec, Format::Kifu);
-    assert!(kif.contains("  15 反則負け"), "{kif}");
-    assert!(kif.contains("まで14手で先手の反則負け"), "{kif}");
+    // White, to move after the perpetual check, wins by Black's foul.
+    assert!(kif.contains("  14 反則勝ち"), "{kif}");
+    assert!(kif.contains("まで13手で後手の反則勝ち"), "{kif}");
     assert!(!kif.contains("千日手"), "{kif}");
     let ki2_text = text(&rec, Format::Ki2);
-    assert!(ki2_text.contains("まで14手で先手の反則負け"), "{ki2_text}");
+    assert!(ki2_text.contains("まで13手で後手の反則勝ち"), "{ki2_text}");
     // Read back: White won by Black's foul (a perpetual check where the
     // rules see one, else an illegal move).
     for back in [
@@ -362,4 +367,15 @@ fn a_perpetual_check_is_a_foul_not_a_drawn_sennichite() {
             EndReason::PerpetualCheck | EndReason::IllegalMove
         ));
     }
+}
+
+#[test]
+fn a_promoted_piece_in_hand_is_refused_and_an_absurd_time_is_no_overflow() {
+    let csa = "V2.2\nPI\nP+00TO\n+\n";
+    let e = read(csa.as_bytes(), Some(Format::Csa)).unwrap_err();
+    assert!(e.to_string().contains("promoted piece in hand"), "{e}");
+    let kif = "手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)   ( 99999999:00/00:00:00)\n";
+    let rec = read(kif.as_bytes(), Some(Format::Kif)).unwrap();
+    assert_eq!(rec.moves, ["7g7f"]);
+    assert_eq!(rec.time(0), None);
 }
