@@ -188,15 +188,20 @@ test("a short byoyomi game is lost on time", async () => {
   const g = await state(page);
   assert.deepEqual(g.time_control, { main_ms: 1000, byoyomi_ms: 2000, increment_ms: 0 });
   assert.match(await page.textContent("#status"), /1 s \+ 2 s byoyomi/);
+  // The clocks start with the first move: Black plays, the engine answers.
+  await clickSq(page, "7g");
+  await clickSq(page, "7f");
+  for (let i = 0; i < 100 && (await state(page)).moves.length < 2; i++) await page.waitForTimeout(100);
+  assert.equal((await state(page)).moves.length, 2);
   // Black's clock counts down through the main time into the byoyomi…
   await page.waitForFunction(() => document.querySelector("#clock-black").textContent.startsWith("秒"));
   assert.ok(await page.locator("#clock-black.byoyomi.running").count(), "byoyomi shown");
-  // …and the server ends the game with no move made.
+  // …and the server ends the game with no further move made.
   await page.waitForSelector("#banner:not([hidden])", { timeout: 10000 });
   assert.match(await page.textContent("#banner"), /White ☖ wins by time/);
   assert.ok(await page.locator("#clock-black.flag").count(), "Black's flag shown");
-  assert.equal((await state(page)).moves.length, 0);
-  await clickSq(page, "7g");
+  assert.equal((await state(page)).moves.length, 2);
+  await clickSq(page, "2g");
   assert.equal(await page.locator("#board .target").count(), 0, "no move after the flag");
   await page.screenshot({ path: join(ARTIFACTS, "time-loss.png") });
   assert.deepEqual(page.errors, []);

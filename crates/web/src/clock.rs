@@ -56,7 +56,7 @@ impl TimeControl {
             let l = &mut left[mover.index()];
             // Past the main time the byoyomi pays for the move; it does not
             // carry over.
-            *l = l.saturating_sub(used) + self.increment_ms;
+            *l = l.saturating_sub(used).saturating_add(self.increment_ms);
             mover = !mover;
         }
         left
@@ -65,7 +65,7 @@ impl TimeControl {
     /// Whether a move that has taken `used` ms so far, with `left` ms of main
     /// time at its start, has run out of time.
     pub fn flag_fell(&self, left: u64, used: u64) -> bool {
-        used > left + self.byoyomi_ms
+        used > left.saturating_add(self.byoyomi_ms)
     }
 
     /// The engine's limits for `side` to move with `left` main time each,

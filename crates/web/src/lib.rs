@@ -331,7 +331,14 @@ impl Entry {
         self.rematch = s.rematch;
     }
     /// Milliseconds the side to move has been thinking.
+    /// The time the side to move has thought so far. Under a clock the
+    /// first move is not timed: the clocks start once it is played (a new
+    /// game, or a rematch whose second player has not yet come, cannot be
+    /// lost on time before anyone plays).
     fn turn_ms(&self) -> u64 {
+        if self.time_control.is_some() && self.ply() == 0 {
+            return 0;
+        }
         self.turn_started.elapsed().as_millis() as u64
     }
     fn outcome(&self) -> Option<Outcome> {
@@ -1143,12 +1150,22 @@ async fn undo(
                     "nothing to take back: the last move is not yours",
                 ));
             }
-            e.stop_engine();
+            if e.time_control.is_some() && e.players[(!me).index()] != Player::Human {
+                // Taking back would give back the moves' time and restart the
+                // turn: a way out of time trouble.
+                return Err(err(
+                    StatusCode::CONFLICT,
+                    "a timed game against the engine cannot be taken back",
+                ));
+            }
             let saved = e.snapshot();
             for _ in 0..k {
                 e.pop_move();
             }
-            store_or_restore(conn, e, n - k + 1, saved)
+            store_or_restore(conn, e, n - k + 1, saved)?;
+            // Only once stored: a failed take-back leaves the engine's search on.
+            e.stop_engine();
+            Ok(())
         })
     })
 }

@@ -999,7 +999,7 @@ fn a_byoyomi_game_is_lost_on_time_with_no_request_coming_in() {
 #[test]
 fn fischer_clocks_count_down_and_survive_a_restart() {
     let db = temp_db("fischer");
-    let (id, left, white) = {
+    let (id, left, black) = {
         let server = Server::start(&db);
         let (id, created) = server.create(json!({
             "variant": "shogi", "black": "human", "white": "human",
@@ -1009,19 +1009,23 @@ fn fischer_clocks_count_down_and_survive_a_restart() {
         std::thread::sleep(Duration::from_millis(300));
         let (status, v) = server.play(id, &black, "7g7f");
         assert_eq!(status, 200, "{v}");
-        let left = v["clock"]["black_left_ms"].as_u64().expect("left");
+        // The first move is not timed: 60 s plus the 1 s increment.
+        assert_eq!(v["clock"]["black_left_ms"], 61000, "{v}");
+        std::thread::sleep(Duration::from_millis(300));
+        let (status, v) = server.play(id, &white, "3c3d");
+        assert_eq!(status, 200, "{v}");
+        let left = v["clock"]["white_left_ms"].as_u64().expect("left");
         // 60 s, less about 300 ms, plus the 1 s increment.
-        assert!((60_000..=60_700).contains(&left), "black has {left} ms");
-        assert_eq!(v["clock"]["white_left_ms"], 60000);
-        (id, left, white)
+        assert!((60_000..=60_700).contains(&left), "white has {left} ms");
+        (id, left, black)
     };
     let server = Server::start(&db);
     let v = server.get(&format!("/api/games/{id}"));
-    assert_eq!(v["clock"]["black_left_ms"].as_u64(), Some(left));
+    assert_eq!(v["clock"]["white_left_ms"].as_u64(), Some(left));
     assert_eq!(v["time_control"]["increment_ms"], 1000);
-    let (status, v) = server.play(id, &white, "3c3d");
+    let (status, v) = server.play(id, &black, "2g2f");
     assert_eq!(status, 200, "{v}");
-    assert!(v["clock"]["white_left_ms"].as_u64().unwrap() > 60_000);
+    assert!(v["clock"]["black_left_ms"].as_u64().unwrap() > 61_000);
 }
 
 #[test]
@@ -1419,4 +1423,23 @@ fn engine_levels_play_fast_and_bad_levels_are_refused() {
         "variant": "shogi", "black": "human", "white": {"engine": {"movetime_ms": 100}}
     }));
     assert!(v["white"]["engine"].get("level").is_none(), "{v}");
+}
+
+#[test]
+fn a_timed_game_against_the_engine_cannot_be_taken_back() {
+    let db = temp_db("timedundo");
+    let server = Server::start(&db);
+    let (id, created) = server.create(json!({
+        "variant": "shogi", "black": "human", "white": {"engine": {"movetime_ms": 50}},
+        "clock": {"main_ms": 60000, "byoyomi_ms": 1000}
+    }));
+    let (black, _) = tokens(&created);
+    let (status, v) = server.play(id, &black, "7g7f");
+    assert_eq!(status, 200, "{v}");
+    let (status, v) = server.post(&format!("/api/games/{id}/undo"), Some(&black), json!({}));
+    assert_eq!(status, 409, "{v}");
+    assert!(v["error"].as_str().unwrap().contains("timed game"), "{v}");
+    // Nothing was taken back.
+    let v = server.get(&format!("/api/games/{id}"));
+    assert!(!v["moves"].as_array().unwrap().is_empty(), "{v}");
 }
