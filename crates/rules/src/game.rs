@@ -364,7 +364,7 @@ impl<B: BitBoard> Game<B> {
                 }
             }
             self.outcome = Some(Outcome {
-                winner: None,
+                winner: self.position.rules().variant.repetition_loser.map(|c| !c),
                 reason: Reason::Repetition,
             });
             return;

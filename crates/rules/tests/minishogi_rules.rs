@@ -1,7 +1,10 @@
 //! Minishogi's rules (Fairy-Stockfish's `minishogi`): one test per rule that
 //! differs from standard shogi's or depends on the 5x5 board.
 
-use banmen_rules::{rules_9x9, rules_for, AnyRules, Bb128, Position, Rules, SfenMode, VariantName};
+use banmen_rules::{
+    rules_9x9, rules_for, AnyRules, Bb128, Color, Game, GameOptions, Outcome, Position, Reason,
+    Rules, SfenMode, VariantName,
+};
 
 fn rules() -> &'static Rules<Bb128> {
     rules_9x9(VariantName::MiniShogi).expect("minishogi fits the 81-square board type")
@@ -71,4 +74,39 @@ fn pawn_drop_mate_is_refused() {
 fn there_is_no_impasse_rule() {
     assert_eq!(rules().variant.impasse_threshold, None);
     assert!(rules().variant.handicaps.is_empty());
+}
+
+/// Plays `moves` from the start; the game must stay open until the last.
+fn play(moves: &[&str]) -> Game<Bb128> {
+    let mut g = Game::new(pos("startpos"), GameOptions::default());
+    for (i, m) in moves.iter().enumerate() {
+        assert_eq!(g.outcome(), None, "over before ply {}", i + 1);
+        g.play_usi(m).unwrap_or_else(|e| panic!("{m}: {e}"));
+    }
+    g
+}
+
+#[test]
+fn fourfold_repetition_loses_for_black() {
+    // Fairy-Stockfish (pyffish): after these 12 plies, or the 13 that begin
+    // with Black's rook move and repeat with White to move, the game ends
+    // and Black (sente) has lost whoever is to move.
+    let cycle = ["1e1d", "5a5b", "1d1e", "5b5a"];
+    let black_to_move: Vec<&str> = cycle.repeat(3);
+    let win = Some(Outcome {
+        winner: Some(Color::White),
+        reason: Reason::Repetition,
+    });
+    let g = play(&black_to_move);
+    assert_eq!(g.outcome(), win);
+    let mut white_to_move = vec!["1e1d"];
+    white_to_move.extend(["5a5b", "1d1c", "5b5a", "1c1d"].repeat(3));
+    let g = play(&white_to_move);
+    assert_eq!(g.position().side_to_move(), Color::White);
+    assert_eq!(g.outcome(), win);
+    // Standard shogi keeps sennichite a draw.
+    assert_eq!(
+        rules_9x9(VariantName::Shogi).unwrap().variant.repetition_loser,
+        None
+    );
 }

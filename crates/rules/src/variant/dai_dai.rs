@@ -592,6 +592,7 @@ fn build(o: &Options) -> Variant {
         impasse_threshold: None,
         king_capture: o.king_capture == "on",
         perpetual_chase_loses: o.perpetual_chase == "loss",
+        repetition_loser: None,
         start_sfen: START,
         handicaps: Vec::new(),
     }

@@ -13,6 +13,7 @@ pub use cannon::FlyingCannon;
 pub use names::PieceNames;
 pub use options::{Preset, RuleOption, RulesError};
 
+use crate::piece::Color;
 use crate::square::Geometry;
 use std::fmt;
 use std::str::FromStr;
@@ -191,6 +192,10 @@ pub struct Variant {
     /// A side that chased an enemy piece with every move of a fourfold
     /// repetition loses (dai dai shogi's `perpetual-chase=loss`).
     pub perpetual_chase_loses: bool,
+    /// The side that loses a fourfold repetition without perpetual check or
+    /// chase (minishogi: Black, as in Fairy-Stockfish and the 5五将棋
+    /// rules); `None`: such a repetition is a draw.
+    pub repetition_loser: Option<Color>,
     /// The even-game start position.
     pub start_sfen: &'static str,
     /// Named handicap start positions.

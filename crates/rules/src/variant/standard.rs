@@ -161,6 +161,7 @@ pub(super) fn standard() -> Variant {
         impasse_threshold: Some(24),
         king_capture: false,
         perpetual_chase_loses: false,
+        repetition_loser: None,
         start_sfen: "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
         handicaps: vec![
             h(
