@@ -5,7 +5,7 @@
 use crate::{
     admit, blocking, body_json, change, client_ip, color_name, engine_job, err, game_over,
     internal, new_game, new_token, now_secs, parse_id, seat, seat_in_play, spawn_engine, state,
-    storage, store, store_or_restore, ApiError, Client, Entry, Head, Inner, Player, Shared,
+    storage, store_or_restore, ApiError, Client, Entry, Head, Inner, Player, Shared,
 };
 use axum::body::Bytes;
 use axum::extract::{Path, State};
@@ -347,17 +347,15 @@ pub(crate) async fn rematch(
                 return Ok(rematch_answer(new, seat, StatusCode::OK));
             }
             admit(&s.bounds, rates, games.values(), client, &entry.players)?;
-            storage::insert(conn, &mut entry).map_err(internal)?;
-            let new_id = entry.id;
             let old = games.get_mut(&id).ok_or_else(no_game)?;
             let saved = old.snapshot();
-            old.rematch = Some(new_id);
             old.version += 1;
             let from = old.ply() + 1;
-            if let Err(dbe) = store(conn, old, from) {
+            if let Err(dbe) = storage::insert_rematch(conn, &mut entry, old, from) {
                 old.restore(saved);
                 return Err(internal(dbe));
             }
+            let new_id = entry.id;
             let _ = s.events.send((id, state(old).to_string()));
             let job = engine_job(&mut entry);
             let response = rematch_answer(&entry, seat, StatusCode::CREATED);
@@ -380,11 +378,13 @@ pub(crate) async fn seat_of(
     headers: HeaderMap,
 ) -> Result<Json<Value>, ApiError> {
     let id = parse_id(&id)?;
-    let inner = s.inner.lock().expect("lock");
-    let e = inner
-        .games
-        .get(&id)
-        .ok_or_else(|| err(StatusCode::NOT_FOUND, format!("no game {id}")))?;
-    let me = seat(&headers, e)?;
-    Ok(Json(json!({ "id": id, "seat": color_name(me) })))
+    blocking(|| {
+        let inner = s.inner.lock().expect("lock");
+        let e = inner
+            .games
+            .get(&id)
+            .ok_or_else(|| err(StatusCode::NOT_FOUND, format!("no game {id}")))?;
+        let me = seat(&headers, e)?;
+        Ok(Json(json!({ "id": id, "seat": color_name(me) })))
+    })
 }

@@ -972,12 +972,14 @@ async fn get_game(
     Path(id): Path<String>,
 ) -> Result<Json<Value>, ApiError> {
     let id = parse_id(&id)?;
-    let inner = s.inner.lock().expect("lock");
-    let e = inner
-        .games
-        .get(&id)
-        .ok_or_else(|| err(StatusCode::NOT_FOUND, format!("no game {id}")))?;
-    Ok(Json(state(e)))
+    blocking(|| {
+        let inner = s.inner.lock().expect("lock");
+        let e = inner
+            .games
+            .get(&id)
+            .ok_or_else(|| err(StatusCode::NOT_FOUND, format!("no game {id}")))?;
+        Ok(Json(state(e)))
+    })
 }
 
 #[derive(Deserialize)]
@@ -1196,16 +1198,17 @@ async fn events_handler(
 ) -> Result<Sse<impl futures_util::Stream<Item = Result<Event, Infallible>>>, ApiError> {
     let id = parse_id(&id)?;
     let rx = s.events.subscribe();
-    let first = {
+    let first = blocking(|| {
         let inner = s.inner.lock().expect("lock");
         let e = inner
             .games
             .get(&id)
             .ok_or_else(|| err(StatusCode::NOT_FOUND, format!("no game {id}")))?;
-        state(e).to_string()
-    };
-    let stream =
-        futures_util::stream::unfold((Some(first), rx), move |(first, mut rx)| async move {
+        Ok::<_, ApiError>(state(e).to_string())
+    })?;
+    let stream = futures_util::stream::unfold((Some(first), rx), move |(first, mut rx)| {
+        let s = s.clone();
+        async move {
             if let Some(data) = first {
                 return Some((Ok(Event::default().data(data)), (None, rx)));
             }
@@ -1214,10 +1217,20 @@ async fn events_handler(
                     Ok((gid, data)) if gid == id => {
                         return Some((Ok(Event::default().data(data)), (None, rx)))
                     }
-                    Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => continue,
+                    Ok(_) => continue,
+                    Err(broadcast::error::RecvError::Lagged(_)) => {
+                        // Events of this game may be among those missed: the
+                        // whole state now (the page keeps the newest version).
+                        let now = blocking(|| {
+                            let inner = s.inner.lock().expect("lock");
+                            inner.games.get(&id).map(|e| state(e).to_string())
+                        });
+                        return now.map(|data| (Ok(Event::default().data(data)), (None, rx)));
+                    }
                     Err(broadcast::error::RecvError::Closed) => return None,
                 }
             }
-        });
+        }
+    });
     Ok(Sse::new(stream).keep_alive(KeepAlive::default()))
 }

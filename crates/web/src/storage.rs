@@ -188,8 +188,35 @@ pub(crate) fn store(conn: &mut Connection, e: &mut Entry, from: usize) -> rusqli
 
 /// Inserts a new game with its moves and result, in one transaction; sets its id.
 pub(crate) fn insert(conn: &mut Connection, e: &mut Entry) -> rusqlite::Result<()> {
-    let player_text = |p: &Player| serde_json::to_string(p).expect("player json");
     let tx = conn.transaction()?;
+    let now = insert_rows(&tx, e)?;
+    tx.commit()?;
+    e.updated = now;
+    Ok(())
+}
+
+/// Inserts the rematch `new` of `old` and stores `old` (from ply `from`,
+/// now naming the rematch) in one transaction, so that no rematch is left
+/// without the game that names it; sets the new game's id.
+pub(crate) fn insert_rematch(
+    conn: &mut Connection,
+    new: &mut Entry,
+    old: &mut Entry,
+    from: usize,
+) -> rusqlite::Result<()> {
+    let tx = conn.transaction()?;
+    let now = insert_rows(&tx, new)?;
+    old.rematch = Some(new.id);
+    write_moves(&tx, old, from)?;
+    tx.commit()?;
+    new.updated = now;
+    old.updated = now;
+    Ok(())
+}
+
+/// The rows of a new game; sets its id and returns the time written.
+fn insert_rows(tx: &Transaction, e: &mut Entry) -> rusqlite::Result<i64> {
+    let player_text = |p: &Player| serde_json::to_string(p).expect("player json");
     tx.execute(
         "INSERT INTO games(variant, rules, handicap, start_sfen, black, white,
             black_token, white_token, created, updated, time_control, consent)
@@ -210,10 +237,7 @@ pub(crate) fn insert(conn: &mut Connection, e: &mut Entry) -> rusqlite::Result<(
         ],
     )?;
     e.id = tx.last_insert_rowid();
-    let now = write_moves(&tx, e, 1)?;
-    tx.commit()?;
-    e.updated = now;
-    Ok(())
+    write_moves(tx, e, 1)
 }
 
 /// The rows of [`store`] and [`insert`]; returns the time written as `updated`.

@@ -1360,7 +1360,13 @@ fn take_back_offers_abort_and_rematch() {
     );
     assert_eq!(status, 200);
     // Without it (old clients), undo between two people acts at once.
-    assert_eq!(server.get(&format!("/api/games/{id}"))["consent"], false);
+    let (pid, pv) = server.create(json!({"variant": "shogi", "black": "human", "white": "human"}));
+    assert_eq!(pv["consent"], false);
+    let pb = pv["tokens"]["black"].as_str().unwrap().to_string();
+    assert_eq!(server.play(pid, &pb, "7g7f").0, 200);
+    let (status, v) = server.post(&format!("/api/games/{pid}/undo"), Some(&pb), json!({}));
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["moves"].as_array().map(Vec::len), Some(0), "{v}");
     // An engine answers no offers.
     let (eid, ev) = server.create(
         json!({"variant": "shogi", "black": "human", "white": {"engine": {"movetime_ms": 5}}}),
