@@ -56,6 +56,39 @@ fn game_picks_one_game_of_a_csa_file_with_several() {
     assert!(err.contains("no game 3 (the file holds 2"), "{err}");
 }
 
+const KIF_WITH_A_BRANCH: &str = "\
+手数----指手---------消費時間--
+   1 ７六歩(77)
+   2 ３四歩(33)+
+   3 ２六歩(27)
+
+変化：2手
+   2 ８四歩(83)
+   3 ２六歩(27)
+";
+
+#[test]
+fn mainline_flattens_the_variations() {
+    let (code, kifu, err) = convert(&["-", "--from", "kifu", "--to", "kifu"], KIF_WITH_A_BRANCH);
+    assert_eq!(code, 0, "{err}");
+    assert!(kifu.contains("変化：2手\n   2 ８四歩(83)"), "{kifu}");
+    let (code, flat, err) = convert(
+        &["-", "--from", "kifu", "--to", "kifu", "--mainline"],
+        KIF_WITH_A_BRANCH,
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        !flat.contains("変化") && flat.contains("   3 ２六歩(27)"),
+        "{flat}"
+    );
+    assert!(err.is_empty(), "{err}");
+    // A format without variations gets the main line, and a note says so.
+    let (code, usi, err) = convert(&["-", "--from", "kifu", "--to", "usi"], KIF_WITH_A_BRANCH);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(usi, "position startpos moves 7g7f 3c3d 2g2f\n");
+    assert!(err.contains("main line only"), "{err}");
+}
+
 #[test]
 fn errors_name_the_line_and_exit_2() {
     let (code, _, err) = convert(

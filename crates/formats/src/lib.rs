@@ -7,6 +7,17 @@
 //! Readers are lenient and report the first problem with its line number;
 //! writers are canonical. Nothing here panics on bad input.
 //!
+//! # Variations
+//!
+//! A [`Record`] is a tree: the main line and its [`Variation`]s, each with
+//! its moves, times, comments, result and variations in turn. KIF and KI2
+//! read and write them as Kifu for Windows and tsshogi do: a `変化：N手`
+//! block goes back to ply N-1 on the line read last; the writer puts the
+//! variations from each line's last branch back to its first, and marks a
+//! KIF move line after which another variation follows with `+`. Every
+//! variation's moves are checked by the rules. The other formats write the
+//! main line only ([`Record::mainline`]; `banmen convert --mainline`).
+//!
 //! # Cannon and dai dai shogi in KIF and CSA
 //!
 //! KIF and CSA define standard shogi only. Banmen writes and reads the other
@@ -44,7 +55,9 @@ pub mod record;
 pub mod sfen;
 mod text;
 
-pub use record::{Comment, EndReason, GameResult, Headers, ParseError, Record, HEADER_KEYS};
+pub use record::{
+    Comment, EndReason, GameResult, Headers, ParseError, Record, Variation, HEADER_KEYS,
+};
 
 use std::fmt;
 use std::str::FromStr;
@@ -95,6 +108,12 @@ impl Format {
             Format::Western => "western",
             Format::Japanese => "japanese",
         }
+    }
+
+    /// Whether the format keeps a record's variations (KIF, KI2); the
+    /// others write the main line only.
+    pub fn holds_variations(self) -> bool {
+        matches!(self, Format::Kif | Format::Kifu | Format::Ki2)
     }
 
     /// The format a file name's extension suggests.

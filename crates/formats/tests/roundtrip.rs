@@ -1,7 +1,7 @@
 //! Round trips record -> text -> record in every format, for the reference
 //! games, a handicap game and the corpus under tests/data.
 
-use banmen_formats::{read, write, Comment, EndReason, Format, GameResult, Record};
+use banmen_formats::{read, write, Comment, EndReason, Format, GameResult, Record, Variation};
 use banmen_rules::{AnyRules, BitBoard, Color, Move, Position, Rules, SfenMode, VariantName};
 use std::path::PathBuf;
 
@@ -70,9 +70,15 @@ fn expected_after(rec: &Record, f: Format) -> Record {
             e.headers.comments.clear();
             e.times.clear();
         }
-        Format::Ki2 => e.times.clear(),
+        Format::Ki2 => {
+            e.times.clear();
+            clear_times(&mut e.variations);
+        }
         // CSA keeps every header: as a `$` field or a `'key：value` comment.
         _ => {}
+    }
+    if !matches!(f, Format::Kif | Format::Kifu | Format::Ki2) {
+        e.variations.clear();
     }
     // CSA and the KIF board diagram have no move number.
     let diagram = f == Format::Csa
@@ -86,6 +92,14 @@ fn expected_after(rec: &Record, f: Format) -> Record {
         }
     }
     e
+}
+
+/// KI2 has no times, in variations either.
+fn clear_times(variations: &mut [Variation]) {
+    for v in variations {
+        v.times.clear();
+        clear_times(&mut v.variations);
+    }
 }
 
 fn round_trip(name: &str, rec: &Record) {
