@@ -9,7 +9,7 @@ use std::io::{Read, Write};
 pub struct ConvertArgs {
     /// The record to read (`-` = stdin).
     pub input: String,
-    /// Its format (kif, kifu, ki2, csa, sfen, usi, western, japanese); guessed
+    /// Its format (kif, kifu, ki2, csa, jkf, sfen, usi, western, japanese); guessed
     /// from the extension or the content when absent.
     #[arg(long)]
     pub from: Option<String>,
@@ -25,7 +25,7 @@ pub struct ConvertArgs {
     pub game: usize,
     /// Write the main line only, without the variations (`変化`, JKF forks).
     /// Formats that cannot hold variations (CSA, SFEN, USI, Western,
-    /// Japanese) always get the main line.
+    /// Japanese) always get the main line; KIF, KI2 and JKF keep them.
     #[arg(long)]
     pub mainline: bool,
 }

@@ -90,6 +90,29 @@ fn mainline_flattens_the_variations() {
 }
 
 #[test]
+fn converts_kif_with_a_branch_to_jkf_and_back() {
+    let (code, jkf, err) = convert(&["-", "--from", "kifu", "--to", "jkf"], KIF_WITH_A_BRANCH);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        jkf.starts_with('{') && jkf.contains(r#""forks":[["#),
+        "{jkf}"
+    );
+    let (code, kifu, err) = convert(&["-", "--to", "kifu"], &jkf);
+    assert_eq!(code, 0, "{err}");
+    let (_, direct, _) = convert(&["-", "--from", "kifu", "--to", "kifu"], KIF_WITH_A_BRANCH);
+    assert_eq!(kifu, direct);
+    // By the extension too.
+    let dir = std::env::temp_dir().join(format!("banmen-jkf-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("game.jkf");
+    std::fs::write(&path, &jkf).unwrap();
+    let (code, usi, err) = convert(&[path.to_str().unwrap(), "--to", "usi", "--mainline"], "");
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(usi, "position startpos moves 7g7f 3c3d 2g2f\n");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
 fn errors_name_the_line_and_exit_2() {
     let (code, _, err) = convert(
         &["-", "--from", "kifu", "--to", "csa"],

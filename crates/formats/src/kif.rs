@@ -121,7 +121,7 @@ const KAKINOKI_HANDICAPS: [(&str, &str); 5] = [
 ];
 
 /// The extra Kakinoki handicaps of a game: standard shogi's only.
-fn kakinoki_handicaps(variant: VariantName) -> &'static [(&'static str, &'static str)] {
+pub(crate) fn kakinoki_handicaps(variant: VariantName) -> &'static [(&'static str, &'static str)] {
     if variant == VariantName::Shogi {
         &KAKINOKI_HANDICAPS
     } else {

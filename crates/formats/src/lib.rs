@@ -1,5 +1,5 @@
 //! Game records for Banmen: KIF (`.kif` Shift-JIS, `.kifu` UTF-8), KI2, CSA
-//! (V2.2 and V3.0), SFEN and USI `position` lines, and move text in Japanese
+//! (V2.2 and V3.0), JKF (the JSON Kifu Format; see [`jkf`]), SFEN and USI `position` lines, and move text in Japanese
 //! (`▲７六歩`, `△同　角成`, `▲５八金右`) and Western (Hodges: `P-7f`,
 //! `Bx8h+`, `G6i-5h`) notation, for standard shogi, cannon shogi and dai dai
 //! shogi.
@@ -48,6 +48,7 @@
 //! ```
 
 pub mod csa;
+pub mod jkf;
 pub mod kif;
 mod names;
 pub mod notation;
@@ -73,6 +74,8 @@ pub enum Format {
     Ki2,
     /// CSA V2.2 (V3.0 read too; Banmen's extension for cannon and dai dai shogi).
     Csa,
+    /// JKF, the JSON Kifu Format of Kifu for JS (`.jkf`).
+    Jkf,
     /// `sfen <start> moves ...`.
     Sfen,
     /// `position startpos|sfen ... moves ...` (with `setoption name USI_Variant` for other games).
@@ -85,11 +88,12 @@ pub enum Format {
 
 impl Format {
     /// All formats.
-    pub const ALL: [Format; 8] = [
+    pub const ALL: [Format; 9] = [
         Format::Kif,
         Format::Kifu,
         Format::Ki2,
         Format::Csa,
+        Format::Jkf,
         Format::Sfen,
         Format::Usi,
         Format::Western,
@@ -103,6 +107,7 @@ impl Format {
             Format::Kifu => "kifu",
             Format::Ki2 => "ki2",
             Format::Csa => "csa",
+            Format::Jkf => "jkf",
             Format::Sfen => "sfen",
             Format::Usi => "usi",
             Format::Western => "western",
@@ -110,10 +115,10 @@ impl Format {
         }
     }
 
-    /// Whether the format keeps a record's variations (KIF, KI2); the
+    /// Whether the format keeps a record's variations (KIF, KI2, JKF); the
     /// others write the main line only.
     pub fn holds_variations(self) -> bool {
-        matches!(self, Format::Kif | Format::Kifu | Format::Ki2)
+        matches!(self, Format::Kif | Format::Kifu | Format::Ki2 | Format::Jkf)
     }
 
     /// The format a file name's extension suggests.
@@ -124,6 +129,7 @@ impl Format {
             "kifu" => Some(Format::Kifu),
             "ki2" | "ki2u" => Some(Format::Ki2),
             "csa" => Some(Format::Csa),
+            "jkf" | "json" => Some(Format::Jkf),
             "sfen" => Some(Format::Sfen),
             "usi" => Some(Format::Usi),
             _ => None,
@@ -133,6 +139,13 @@ impl Format {
     /// Guesses the format of a record from its content.
     pub fn guess(bytes: &[u8]) -> Format {
         let text = text::decode(bytes).0;
+        if text
+            .trim_start_matches('\u{feff}')
+            .trim_start()
+            .starts_with('{')
+        {
+            return Format::Jkf;
+        }
         let mut kif_like = false;
         for line in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
             if line.starts_with("position ") || line.starts_with("setoption ") {
@@ -220,7 +233,9 @@ impl FromStr for Format {
             .into_iter()
             .find(|f| f.as_str() == s.to_ascii_lowercase())
             .ok_or_else(|| {
-                format!("unknown format '{s}' (kif, kifu, ki2, csa, sfen, usi, western, japanese)")
+                format!(
+                    "unknown format '{s}' (kif, kifu, ki2, csa, jkf, sfen, usi, western, japanese)"
+                )
             })
     }
 }
@@ -237,6 +252,7 @@ pub fn read(bytes: &[u8], format: Option<Format>) -> Result<Record, ParseError> 
         Format::Kif | Format::Kifu => kif::read_kif(&text),
         Format::Ki2 => kif::read_ki2(&text),
         Format::Csa => csa::read(&text),
+        Format::Jkf => jkf::read(&text),
         Format::Sfen | Format::Usi => sfen::read(&text),
         Format::Western => notation::read_list(&text, notation::Style::Western),
         Format::Japanese => notation::read_list(&text, notation::Style::Japanese),
@@ -282,6 +298,7 @@ pub fn write(record: &Record, format: Format) -> Result<Vec<u8>, String> {
         Format::Kifu => kif::write_kif(record)?,
         Format::Ki2 => kif::write_ki2(record)?,
         Format::Csa => csa::write(record)?,
+        Format::Jkf => jkf::write(record)?,
         Format::Sfen => sfen::write_sfen(record)?,
         Format::Usi => sfen::write_usi(record)?,
         Format::Western => notation::write_list(record, notation::Style::Western)?,

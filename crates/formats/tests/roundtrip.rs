@@ -77,11 +77,11 @@ fn expected_after(rec: &Record, f: Format) -> Record {
         // CSA keeps every header: as a `$` field or a `'key：value` comment.
         _ => {}
     }
-    if !matches!(f, Format::Kif | Format::Kifu | Format::Ki2) {
+    if !f.holds_variations() {
         e.variations.clear();
     }
-    // CSA and the KIF board diagram have no move number.
-    let diagram = f == Format::Csa
+    // CSA, JKF and the KIF board diagram have no move number.
+    let diagram = matches!(f, Format::Csa | Format::Jkf)
         || matches!(f, Format::Kif | Format::Kifu | Format::Ki2)
             && rec.variant == VariantName::Shogi;
     if diagram {
@@ -104,6 +104,12 @@ fn clear_times(variations: &mut [Variation]) {
 
 fn round_trip(name: &str, rec: &Record) {
     for f in Format::ALL {
+        if f == Format::Jkf && !matches!(rec.variant, VariantName::Shogi | VariantName::CannonShogi)
+        {
+            let err = write(rec, f).expect_err("JKF refuses boards other than 9x9");
+            assert!(err.contains("JKF holds 9x9 games only"), "{err}");
+            continue;
+        }
         let bytes = write(rec, f).unwrap_or_else(|e| panic!("{name} {f}: write: {e}"));
         let back = read(&bytes, Some(f)).unwrap_or_else(|e| {
             panic!("{name} {f}: read: {e}\n{}", String::from_utf8_lossy(&bytes))
@@ -768,6 +774,8 @@ fn truncated_and_mangled_inputs_never_panic() {
         "utf8-game.kifu",
         "v22-no-encoding.csa",
         "tsume.kifu",
+        "nested-variations.kifu",
+        "jkf/same_move_minimal.jkf",
     ] {
         inputs.push(data(name));
     }

@@ -7,35 +7,7 @@ use banmen_rules::Color;
 
 /// Main line 7g7f 3c3d 2g2f 8c8d, resigned; at move 3 two alternatives, the
 /// first with its own branch at move 4; at move 2 one alternative.
-const NESTED_KIF: &str = "\
-手合割：平手
-先手：先手さん
-後手：後手さん
-手数----指手---------消費時間--
-   1 ７六歩(77)    ( 0:01/00:00:01)
-*角道を開ける
-   2 ３四歩(33)    ( 0:02/00:00:02)+
-   3 ２六歩(27)    ( 0:03/00:00:04)+
-   4 ８四歩(83)    ( 0:04/00:00:06)
-   5 投了
-まで4手で後手の勝ち
-
-変化：3手
-   3 ６六歩(67)    ( 0:05/00:00:06)+
-*振り飛車
-   4 ８四歩(83)    ( 0:00/00:00:02)+
-
-変化：4手
-   4 ４四歩(43)    ( 0:00/00:00:02)
-   5 投了
-
-変化：3手
-   3 ５六歩(57)    ( 0:00/00:00:01)
-
-変化：2手
-   2 ８四歩(83)    ( 0:00/00:00:00)
-   3 ２六歩(27)    ( 0:00/00:00:01)
-";
+const NESTED_KIF: &str = include_str!("data/nested-variations.kifu");
 
 fn var(ply: usize, moves: &[&str]) -> Variation {
     Variation {
