@@ -1,0 +1,175 @@
+//! tsshogi (the record library of ShogiHome, from npm) reads back the KIF,
+//! KIFU, KI2, CSA and JKF that Banmen writes for random games and a game with
+//! nested variations: the same start, the same moves on every line of the
+//! tree, the same ending. The check is tests/peers/tsshogi-check.mjs; it runs
+//! when `node` and tests/peers/node_modules are there (`cd tests/peers &&
+//! npm ci`, as .ci/run does) and is skipped with a notice otherwise.
+
+mod common;
+
+use banmen_formats::{read, write, EndReason, Format, GameResult, Record, Variation};
+use banmen_rules::Color;
+use serde_json::json;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn peers_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/peers")
+}
+
+/// tsshogi's `SpecialMoveType` for how a line ends, as it reads `format`
+/// (`None`: the writer writes no ending for it).
+fn special(result: Option<GameResult>, to_move: Color, format: Format) -> Option<&'static str> {
+    let r = result?;
+    Some(match r.reason {
+        EndReason::Resignation => "resign",
+        // KI2 has only the `まで…の勝ち` line, which tsshogi reads as 投了.
+        EndReason::Checkmate if format == Format::Ki2 => "resign",
+        EndReason::Checkmate => "mate",
+        EndReason::Abort => "interrupt",
+        EndReason::Timeout => "timeout",
+        EndReason::Repetition => "repetitionDraw",
+        // KIF and KI2 write the checking side's foul; CSA and JKF 千日手.
+        EndReason::PerpetualCheck if matches!(format, Format::Csa | Format::Jkf) => {
+            "repetitionDraw"
+        }
+        EndReason::PerpetualCheck if r.winner == Some(to_move) => "foulWin",
+        EndReason::PerpetualCheck => "foulLose",
+        EndReason::Impasse => "impass",
+        _ => return None,
+    })
+}
+
+/// The side to move after `plies` from the record's start.
+fn to_move(rec: &Record, plies: usize) -> Color {
+    let first = if rec.start.split_whitespace().nth(1) == Some("w") {
+        Color::White
+    } else {
+        Color::Black
+    };
+    if plies % 2 == 0 {
+        first
+    } else {
+        !first
+    }
+}
+
+/// Every root-to-leaf line the file holds: "moves|special".
+fn expected_lines(rec: &Record, format: Format) -> Vec<String> {
+    fn line(rec: &Record, moves: &[String], result: Option<GameResult>, f: Format) -> String {
+        let end = special(result, to_move(rec, moves.len()), f).unwrap_or("");
+        format!("{}|{end}", moves.join(" "))
+    }
+    fn variation(rec: &Record, parent: &[String], v: &Variation, f: Format, out: &mut Vec<String>) {
+        let mut full = parent[..v.ply - 1].to_vec();
+        full.extend(v.moves.iter().cloned());
+        out.push(line(rec, &full, v.result, f));
+        for w in &v.variations {
+            variation(rec, &full, w, f, out);
+        }
+    }
+    let mut out = vec![line(rec, &rec.moves, rec.result, format)];
+    if format.holds_variations() {
+        for v in &rec.variations {
+            variation(rec, &rec.moves, v, format, &mut out);
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Eight random games with a resignation, an abort or a loss on time (or the
+/// result the rules give), and the nested variations of the formats crate.
+fn games() -> Vec<(String, Record)> {
+    let mut out = Vec::new();
+    for seed in 0..8u64 {
+        let line = common::random_game(seed);
+        let mut rec = read(line.as_bytes(), Some(Format::Usi)).expect("random game");
+        let loser = to_move(&rec, rec.moves.len());
+        let ending = [EndReason::Resignation, EndReason::Abort, EndReason::Timeout];
+        let reason = ending[seed as usize % ending.len()];
+        if special(rec.result, loser, Format::Kif).is_none() {
+            rec.result = Some(GameResult {
+                winner: (reason != EndReason::Abort).then_some(!loser),
+                reason,
+            });
+        }
+        rec.headers.black = Some("先手".into());
+        rec.headers.white = Some("後手".into());
+        out.push((format!("random-{seed}"), rec));
+    }
+    let nested = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../formats/tests/data/nested-variations.kifu");
+    let bytes = std::fs::read(&nested).expect("nested-variations.kifu");
+    let rec = read(&bytes, Some(Format::Kifu)).expect("nested variations");
+    assert!(!rec.variations.is_empty());
+    out.push(("nested".into(), rec));
+    out
+}
+
+fn node_ready(dir: &Path) -> bool {
+    let node = Command::new("node")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    node && dir.join("node_modules/tsshogi/package.json").exists()
+}
+
+#[test]
+fn tsshogi_reads_back_our_kif_kifu_ki2_csa_and_jkf() {
+    let peers = peers_dir();
+    if !node_ready(&peers) {
+        println!("skipped: node or tests/peers/node_modules is missing (cd tests/peers && npm ci)");
+        return;
+    }
+    let started = std::time::Instant::now();
+    let dir = std::env::temp_dir().join(format!("banmen-tsshogi-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let mut files = Vec::new();
+    for (name, rec) in games() {
+        let start: Vec<&str> = rec.start.split_whitespace().take(3).collect();
+        for (format, ext, encoding) in [
+            (Format::Kif, "kif", "shift_jis"),
+            (Format::Kifu, "kifu", "utf-8"),
+            (Format::Ki2, "ki2", "utf-8"),
+            (Format::Csa, "csa", "utf-8"),
+            (Format::Jkf, "jkf", "utf-8"),
+        ] {
+            let path = dir.join(format!("{name}.{ext}"));
+            // tsshogi reads KIFU with its KIF reader.
+            let reader = if ext == "kifu" { "kif" } else { ext };
+            let bytes = write(&rec, format).unwrap_or_else(|e| panic!("{name} {format}: {e}"));
+            std::fs::write(&path, bytes).expect("write record");
+            files.push(json!({
+                "path": path,
+                "format": reader,
+                "encoding": encoding,
+                "start": start.join(" "),
+                "lines": expected_lines(&rec, format),
+            }));
+        }
+    }
+    let expectations = dir.join("expectations.json");
+    let text = serde_json::to_string_pretty(&json!({ "files": files })).expect("json");
+    std::fs::write(&expectations, text).expect("write expectations");
+    let out = Command::new("node")
+        .arg(peers.join("tsshogi-check.mjs"))
+        .arg(&expectations)
+        .current_dir(&peers)
+        .output()
+        .expect("run node");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    println!("{stdout}");
+    println!(
+        "(written and checked in {:.1} s)",
+        started.elapsed().as_secs_f64()
+    );
+    assert!(
+        out.status.success(),
+        "{stdout}{}\n(files kept in {})",
+        String::from_utf8_lossy(&out.stderr),
+        dir.display()
+    );
+    assert!(stdout.contains("read 45 files"), "{stdout}");
+    std::fs::remove_dir_all(&dir).ok();
+}
