@@ -79,7 +79,8 @@ fn expected_lines(rec: &Record, format: Format) -> Vec<String> {
 }
 
 /// Eight random games with a resignation, an abort or a loss on time (or the
-/// result the rules give), and the nested variations of the formats crate.
+/// result the rules give), and the nested variations of the formats crate
+/// with one more, played instead of resigning.
 fn games() -> Vec<(String, Record)> {
     let mut out = Vec::new();
     for seed in 0..8u64 {
@@ -101,8 +102,14 @@ fn games() -> Vec<(String, Record)> {
     let nested = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../formats/tests/data/nested-variations.kifu");
     let bytes = std::fs::read(&nested).expect("nested-variations.kifu");
-    let rec = read(&bytes, Some(Format::Kifu)).expect("nested variations");
+    let mut rec = read(&bytes, Some(Format::Kifu)).expect("nested variations");
     assert!(!rec.variations.is_empty());
+    // And a variation played instead of resigning.
+    rec.variations.push(Variation {
+        ply: rec.moves.len() + 1,
+        moves: vec!["7i6h".into(), "4a3b".into()],
+        ..Variation::default()
+    });
     out.push(("nested".into(), rec));
     out
 }

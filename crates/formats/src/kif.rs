@@ -381,14 +381,33 @@ fn write_kif_on<B: BitBoard>(rules: &'static Rules<B>, record: &Record) -> Resul
             pos.make_move(m);
         }
         let end = line.first_ply + line.moves.len();
-        if let Some(word) = line
+        let word = line
             .result
-            .and_then(|r| terminal_word(r, pos.side_to_move()))
-        {
-            s.push_str(&format!("{end:>4} {word}{}\n", plus(line.moves.len())));
+            .and_then(|r| terminal_word(r, pos.side_to_move()));
+        let summary_line =
+            summary(line.result, end - 1, handicap, pos.side_to_move()).filter(|_| line.main);
+        if word.is_none() && summary_line.is_none() && line.branches[line.moves.len()] {
+            // Read back, the variation would continue the line instead.
+            return Err(format!(
+                "a variation branches at move {end}, after an ending KIF has no word for"
+            ));
+        }
+        match word {
+            // tsshogi reads a terminal word up to the next space: a `+` goes
+            // after a time field, as Kifu for Windows and tsshogi write it.
+            Some(word) if line.branches[line.moves.len()] => {
+                let pad = " ".repeat(14usize.saturating_sub(2 * word.chars().count()).max(1));
+                let side = pos.side_to_move().index();
+                s.push_str(&format!(
+                    "{end:>4} {word}{pad}( 0:00/{})+\n",
+                    clock(total[side])
+                ));
+            }
+            Some(word) => s.push_str(&format!("{end:>4} {word}\n")),
+            None => {}
         }
         if line.main {
-            if let Some(text) = summary(line.result, end - 1, handicap, pos.side_to_move()) {
+            if let Some(text) = summary_line {
                 s.push_str(&text);
             }
         }
@@ -479,7 +498,14 @@ fn write_ki2_on<B: BitBoard>(rules: &'static Rules<B>, record: &Record) -> Resul
         // KI2 has no terminal move line: the `まで…` line carries the
         // reason, in a variation too (as tsshogi writes and reads it).
         let end = line.first_ply - 1 + line.moves.len();
-        if let Some(text) = summary(line.result, end, handicap, pos.side_to_move()) {
+        let summary_line = summary(line.result, end, handicap, pos.side_to_move());
+        if summary_line.is_none() && line.branches[line.moves.len()] {
+            return Err(format!(
+                "a variation branches at move {}, after an ending KI2 has no words for",
+                end + 1
+            ));
+        }
+        if let Some(text) = summary_line {
             s.push_str(&text);
         }
     }
@@ -903,8 +929,11 @@ fn read_on<B: BitBoard>(
             continue;
         }
         if t.starts_with("まで") {
-            // After a terminal line the terminal line tells (KIF).
-            if !r.ended() {
+            // After a terminal line the terminal line tells (KIF). A line
+            // that names no result it knows is a comment: it ends nothing.
+            if read_summary(t, Color::Black, None).is_none() {
+                r.comment(t);
+            } else if !r.ended() {
                 r.end(End::Summary(t.to_string()));
             }
             continue;

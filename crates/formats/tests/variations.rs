@@ -178,6 +178,49 @@ fn formats_without_variations_write_the_main_line() {
 }
 
 #[test]
+fn a_variation_instead_of_resigning_round_trips() {
+    let mut rec = nested();
+    rec.variations.push(var(5, &["7i6h", "4a3b"]));
+    for f in [Format::Kifu, Format::Ki2, Format::Jkf] {
+        let bytes = write(&rec, f).expect("write");
+        let text = String::from_utf8(bytes.clone()).unwrap();
+        if f == Format::Kifu {
+            assert!(
+                text.contains("   5 投了          ( 0:00/00:00:04)+\n"),
+                "{text}"
+            );
+            assert!(text.contains("変化：5手\n   5 ６八銀(79)"), "{text}");
+        }
+        let back = read(&bytes, Some(f)).expect("read back");
+        let mut expected = rec.variations.clone();
+        if f == Format::Ki2 {
+            // KI2 has no times.
+            expected[1].times.clear();
+        }
+        assert_eq!(back.variations, expected, "{f}\n{text}");
+    }
+    // An ending neither KIF nor KI2 can write would make the variation a
+    // continuation when read back: refused.
+    rec.result = Some(GameResult {
+        winner: None,
+        reason: EndReason::MaxMoves,
+    });
+    for f in [Format::Kifu, Format::Ki2] {
+        let err = write(&rec, f).expect_err("no word for the ending");
+        assert!(err.contains("variation branches at move 5"), "{f}: {err}");
+    }
+}
+
+#[test]
+fn an_unknown_summary_line_is_a_comment() {
+    let text = "▲７六歩    △３四歩\nまで何かがあった\n";
+    let rec = read(text.as_bytes(), Some(Format::Ki2)).expect("ki2");
+    assert_eq!(rec.moves, ["7g7f", "3c3d"]);
+    assert_eq!(rec.result, None);
+    assert_eq!(rec.comments_at(2).collect::<Vec<_>>(), ["まで何かがあった"]);
+}
+
+#[test]
 fn a_variation_that_does_not_branch_is_not_written() {
     let mut rec = nested();
     rec.variations.push(var(9, &["7g7f"]));
