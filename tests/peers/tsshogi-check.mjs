@@ -8,12 +8,24 @@
 //   {"files": [{"path": "...", "format": "kif|ki2|csa|jkf", "encoding":
 //   "shift_jis|utf-8", "start": "<SFEN board, side, hands>", "lines":
 //   ["7g7f 3c3d|resign", ...]}]}
+// With "exportDir", tsshogi also writes each record it read there as
+// N.kif, N.ki2, N.csa and N.jkf (N: the file's index), for Banmen to read.
 // A line is its moves from the start, `|`, and tsshogi's SpecialMoveType of
 // its end (empty when none). With "movesOnly": true (a file Banmen read, not
 // wrote) the ends are not compared. Exit code 0 when every file agrees.
 
-import { readFileSync } from "node:fs";
-import { importCSA, importJKFString, importKI2, importKIF, Move } from "tsshogi";
+import { readFileSync, writeFileSync } from "node:fs";
+import {
+  exportCSA,
+  exportJKFString,
+  exportKI2,
+  exportKIF,
+  importCSA,
+  importJKFString,
+  importKI2,
+  importKIF,
+  Move,
+} from "tsshogi";
 
 const readers = {
   kif: importKIF,
@@ -51,7 +63,7 @@ function lines(record) {
 const expectations = JSON.parse(readFileSync(process.argv[2], "utf-8"));
 let failures = 0;
 let checked = 0;
-for (const file of expectations.files) {
+for (const [index, file] of expectations.files.entries()) {
   const bytes = readFileSync(file.path);
   const text = new TextDecoder(file.encoding).decode(bytes);
   const record = readers[file.format](text);
@@ -74,6 +86,13 @@ for (const file of expectations.files) {
     fail(`lines\n  got:      ${got.join("\n            ")}\n  expected: ${want.join("\n            ")}`);
   }
   checked += got.length;
+  if (expectations.exportDir) {
+    const base = `${expectations.exportDir}/${index}`;
+    writeFileSync(`${base}.kif`, exportKIF(record));
+    writeFileSync(`${base}.ki2`, exportKI2(record));
+    writeFileSync(`${base}.csa`, exportCSA(record));
+    writeFileSync(`${base}.jkf`, exportJKFString(record));
+  }
 }
 console.log(
   `tsshogi read ${expectations.files.length} files, ${checked} lines: ${failures} mismatches`,

@@ -1,7 +1,10 @@
 //! tsshogi (the record library of ShogiHome, from npm) reads back the KIF,
 //! KIFU, KI2, CSA and JKF that Banmen writes for random games and a game with
 //! nested variations: the same start, the same moves on every line of the
-//! tree, the same ending. The check is tests/peers/tsshogi-check.mjs; it runs
+//! tree, the same ending. tsshogi also reads seven real files with variations
+//! and finds the tree Banmen reads, and writes every record it read as KIF,
+//! KI2, CSA and JKF, which Banmen reads back with the same tree and result.
+//! The check is tests/peers/tsshogi-check.mjs; it runs
 //! when `node` and tests/peers/node_modules are there (`cd tests/peers &&
 //! npm ci`, as .ci/run does) and is skipped with a notice otherwise.
 
@@ -9,7 +12,7 @@ mod common;
 
 use banmen_formats::{read, write, EndReason, Format, GameResult, Record, Variation};
 use banmen_rules::Color;
-use serde_json::json;
+use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -122,6 +125,115 @@ fn node_ready(dir: &Path) -> bool {
     node && dir.join("node_modules/tsshogi/package.json").exists()
 }
 
+/// What the check script is told of a file: where it is, how tsshogi reads
+/// it, and what Banmen wrote or read there.
+fn expectation(path: &Path, reader: &str, encoding: &str, rec: &Record, format: Format) -> Value {
+    json!({
+        "path": path,
+        "format": reader,
+        "encoding": encoding,
+        "start": rec.start.split_whitespace().take(3).collect::<Vec<_>>().join(" "),
+        "lines": expected_lines(rec, format),
+        "main": rec.moves.join(" "),
+        "result": format!("{:?}", rec.result),
+    })
+}
+
+/// Writes every game in every format into `dir`.
+fn write_ours(dir: &Path) -> Vec<Value> {
+    let mut files = Vec::new();
+    for (name, rec) in games() {
+        for (format, ext, encoding) in [
+            (Format::Kif, "kif", "shift_jis"),
+            (Format::Kifu, "kifu", "utf-8"),
+            (Format::Ki2, "ki2", "utf-8"),
+            (Format::Csa, "csa", "utf-8"),
+            (Format::Jkf, "jkf", "utf-8"),
+        ] {
+            let path = dir.join(format!("{name}.{ext}"));
+            let bytes = write(&rec, format).unwrap_or_else(|e| panic!("{name} {format}: {e}"));
+            std::fs::write(&path, bytes).expect("write record");
+            // tsshogi reads KIFU with its KIF reader.
+            let reader = if ext == "kifu" { "kif" } else { ext };
+            files.push(expectation(&path, reader, encoding, &rec, format));
+        }
+    }
+    files
+}
+
+/// The files with variations from Kifu for Windows and json-kifu-format, as
+/// Banmen reads them: tsshogi must read the same tree from the original.
+fn originals() -> Vec<Value> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../formats/tests/data/variations");
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("variations dir")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e != "md"))
+        .collect();
+    paths.sort();
+    let mut files = Vec::new();
+    for path in paths {
+        let name = path.to_string_lossy().into_owned();
+        let format = Format::from_extension(&name).expect("extension");
+        let bytes = std::fs::read(&path).expect("read");
+        let rec = read(&bytes, Some(format)).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let reader = if format == Format::Ki2 { "ki2" } else { "kif" };
+        let encoding = if std::str::from_utf8(&bytes).is_ok() {
+            "utf-8"
+        } else {
+            "shift_jis"
+        };
+        let mut file = expectation(&path, reader, encoding, &rec, format);
+        file["movesOnly"] = json!(true);
+        files.push(file);
+    }
+    files
+}
+
+/// The moves of each line, without how it ends.
+fn moves_only(lines: impl IntoIterator<Item = String>) -> Vec<String> {
+    let mut out: Vec<String> = lines
+        .into_iter()
+        .map(|l| l.split('|').next().unwrap_or("").to_string())
+        .collect();
+    out.sort();
+    out
+}
+
+/// Reads what tsshogi wrote of each file (`exported/N.kif` …) and checks it
+/// holds the same tree (CSA: the main line) and result; returns how many.
+fn read_theirs(files: &[Value], exported: &Path) -> usize {
+    let mut count = 0;
+    for (i, file) in files.iter().enumerate() {
+        let lines = file["lines"].as_array().expect("lines");
+        let want = moves_only(lines.iter().map(|l| l.as_str().expect("line").to_string()));
+        for (format, ext) in [
+            (Format::Kifu, "kif"),
+            (Format::Ki2, "ki2"),
+            (Format::Csa, "csa"),
+            (Format::Jkf, "jkf"),
+        ] {
+            let path = exported.join(format!("{i}.{ext}"));
+            let bytes = std::fs::read(&path).expect("tsshogi's file");
+            let shown = || format!("{}\n{}", path.display(), String::from_utf8_lossy(&bytes));
+            let rec = read(&bytes, Some(format)).unwrap_or_else(|e| panic!("{e}: {}", shown()));
+            if format == Format::Csa {
+                assert_eq!(rec.moves.join(" "), file["main"], "{}", shown());
+            } else {
+                assert_eq!(
+                    moves_only(expected_lines(&rec, format)),
+                    want,
+                    "{}",
+                    shown()
+                );
+            }
+            assert_eq!(format!("{:?}", rec.result), file["result"], "{}", shown());
+            count += 1;
+        }
+    }
+    count
+}
+
 #[test]
 fn tsshogi_reads_back_our_kif_kifu_ki2_csa_and_jkf() {
     let peers = peers_dir();
@@ -131,58 +243,13 @@ fn tsshogi_reads_back_our_kif_kifu_ki2_csa_and_jkf() {
     }
     let started = std::time::Instant::now();
     let dir = std::env::temp_dir().join(format!("banmen-tsshogi-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let mut files = Vec::new();
-    for (name, rec) in games() {
-        let start: Vec<&str> = rec.start.split_whitespace().take(3).collect();
-        for (format, ext, encoding) in [
-            (Format::Kif, "kif", "shift_jis"),
-            (Format::Kifu, "kifu", "utf-8"),
-            (Format::Ki2, "ki2", "utf-8"),
-            (Format::Csa, "csa", "utf-8"),
-            (Format::Jkf, "jkf", "utf-8"),
-        ] {
-            let path = dir.join(format!("{name}.{ext}"));
-            // tsshogi reads KIFU with its KIF reader.
-            let reader = if ext == "kifu" { "kif" } else { ext };
-            let bytes = write(&rec, format).unwrap_or_else(|e| panic!("{name} {format}: {e}"));
-            std::fs::write(&path, bytes).expect("write record");
-            files.push(json!({
-                "path": path,
-                "format": reader,
-                "encoding": encoding,
-                "start": start.join(" "),
-                "lines": expected_lines(&rec, format),
-            }));
-        }
-    }
-    // Files with variations from Kifu for Windows and json-kifu-format, as
-    // Banmen reads them: tsshogi must read the same tree from the original.
-    let originals =
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../formats/tests/data/variations");
-    let mut names: Vec<PathBuf> = std::fs::read_dir(&originals)
-        .expect("variations dir")
-        .map(|e| e.expect("entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e != "md"))
-        .collect();
-    names.sort();
-    for path in names {
-        let name = path.to_string_lossy().into_owned();
-        let format = Format::from_extension(&name).expect("extension");
-        let bytes = std::fs::read(&path).expect("read");
-        let rec = read(&bytes, Some(format)).unwrap_or_else(|e| panic!("{name}: {e}"));
-        let utf8 = std::str::from_utf8(&bytes).is_ok();
-        files.push(json!({
-            "path": path,
-            "format": if format == Format::Ki2 { "ki2" } else { "kif" },
-            "encoding": if utf8 { "utf-8" } else { "shift_jis" },
-            "start": rec.start.split_whitespace().take(3).collect::<Vec<_>>().join(" "),
-            "lines": expected_lines(&rec, format),
-            "movesOnly": true,
-        }));
-    }
+    let exported = dir.join("tsshogi");
+    std::fs::create_dir_all(&exported).expect("temp dir");
+    let mut files = write_ours(&dir);
+    files.extend(originals());
     let expectations = dir.join("expectations.json");
-    let text = serde_json::to_string_pretty(&json!({ "files": files })).expect("json");
+    let text = serde_json::to_string_pretty(&json!({ "files": files, "exportDir": exported }))
+        .expect("json");
     std::fs::write(&expectations, text).expect("write expectations");
     let out = Command::new("node")
         .arg(peers.join("tsshogi-check.mjs"))
@@ -192,10 +259,6 @@ fn tsshogi_reads_back_our_kif_kifu_ki2_csa_and_jkf() {
         .expect("run node");
     let stdout = String::from_utf8_lossy(&out.stdout);
     println!("{stdout}");
-    println!(
-        "(written and checked in {:.1} s)",
-        started.elapsed().as_secs_f64()
-    );
     assert!(
         out.status.success(),
         "{stdout}{}\n(files kept in {})",
@@ -203,5 +266,12 @@ fn tsshogi_reads_back_our_kif_kifu_ki2_csa_and_jkf() {
         dir.display()
     );
     assert!(stdout.contains("read 52 files"), "{stdout}");
+    // The other way: what tsshogi wrote of each record, Banmen reads.
+    let count = read_theirs(&files, &exported);
+    println!(
+        "Banmen read back the {count} files tsshogi wrote ({:.1} s in all)",
+        started.elapsed().as_secs_f64()
+    );
+    assert_eq!(count, 208);
     std::fs::remove_dir_all(&dir).ok();
 }

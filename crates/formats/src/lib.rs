@@ -18,9 +18,9 @@
 //! variation's moves are checked by the rules. The other formats write the
 //! main line only ([`Record::mainline`]; `banmen convert --mainline`).
 //!
-//! # Cannon and dai dai shogi in KIF and CSA
+//! # Cannon and dai dai shogi in KIF, CSA and JKF
 //!
-//! KIF and CSA define standard shogi only. Banmen writes and reads the other
+//! KIF, CSA and JKF define standard shogi only. Banmen writes and reads the other
 //! two games with this convention (every record round-trips):
 //!
 //! | | cannon shogi | dai dai shogi |
@@ -31,6 +31,7 @@
 //! | squares | as standard shogi | KIF `１２十一` (full-width file, kanji rank), origin `(1211)`; CSA four digits `1211` (file, rank); rank lines `P1`…`P17` |
 //! | lion double moves | — | KIF origin then middle squares: `９七獅子成(0909,0908)`; igui `９九獅子成(0909,0908)`; CSA origin, middle square(s), destination: `+090908080907+LN` |
 //! | start position | `PI` or `手合割：平手` for the game's own; otherwise `SFEN：` (KIF) or `P1`… (CSA) | the same |
+//! | JKF | header `将棋種類`/`ルール`, pieces by their CSA codes, the game's own start as preset `HIRATE`, others as `OTHER` | refused: JKF's squares are 1-9 and its moves single steps ([`jkf`]) |
 //!
 //! Western notation for dai dai shogi follows `rules/dai-dai-shogi.md`: the
 //! two-letter codes (`LNx3h-2i`; the seed's `Ln`, `St` … are read too), `!`
