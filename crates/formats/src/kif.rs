@@ -76,6 +76,7 @@ fn terminal_word(r: GameResult, to_move: Color) -> Option<&'static str> {
         EndReason::IllegalMove if mover_wins => "反則勝ち",
         EndReason::IllegalMove if mover_loses => "反則負け",
         EndReason::Declaration if mover_wins => "入玉勝ち",
+        EndReason::Try if mover_wins => "トライ",
         EndReason::Timeout if mover_loses => "切れ負け",
         EndReason::NoMate => "不詰",
         EndReason::Sealed => "封じ手",
@@ -384,8 +385,8 @@ fn write_kif_on<B: BitBoard>(rules: &'static Rules<B>, record: &Record) -> Resul
         let word = line
             .result
             .and_then(|r| terminal_word(r, pos.side_to_move()));
-        let summary_line =
-            summary(line.result, end - 1, handicap, pos.side_to_move()).filter(|_| line.main);
+        // Kifu for Windows writes the `まで…` line after every line's end.
+        let summary_line = summary(line.result, end - 1, handicap, pos.side_to_move());
         if word.is_none() && summary_line.is_none() && line.branches[line.moves.len()] {
             // Read back, the variation would continue the line instead.
             return Err(format!(
@@ -406,10 +407,8 @@ fn write_kif_on<B: BitBoard>(rules: &'static Rules<B>, record: &Record) -> Resul
             Some(word) => s.push_str(&format!("{end:>4} {word}\n")),
             None => {}
         }
-        if line.main {
-            if let Some(text) = summary_line {
-                s.push_str(&text);
-            }
+        if let Some(text) = summary_line {
+            s.push_str(&text);
         }
     }
     Ok(s)
