@@ -130,7 +130,7 @@ impl Format {
             "kifu" => Some(Format::Kifu),
             "ki2" | "ki2u" => Some(Format::Ki2),
             "csa" => Some(Format::Csa),
-            "jkf" | "json" => Some(Format::Jkf),
+            "jkf" => Some(Format::Jkf),
             "sfen" => Some(Format::Sfen),
             "usi" => Some(Format::Usi),
             _ => None,
