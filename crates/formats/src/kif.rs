@@ -1056,6 +1056,9 @@ fn read_on<B: BitBoard>(
     rec.result = main.result;
     rec.headers.comments = main.comments;
     rec.variations = main.variations;
+    // Every variation branches by construction; checked so that what is read
+    // can be written.
+    rec.lines().map_err(|e| ParseError::new(last_line, e))?;
     Ok(rec)
 }
 

@@ -268,3 +268,67 @@ fn real_files_with_variations_read_and_round_trip() {
         }
     }
 }
+
+/// Records with variations, their lines shuffled: whatever is read writes
+/// in KIF, KI2 and JKF and reads back with the same tree.
+#[test]
+fn mangled_trees_that_read_also_write_and_read_back() {
+    let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data");
+    let bases: Vec<String> = ["nested-variations.kifu", "variations/doh_branch.kifu"]
+        .iter()
+        .map(|n| std::fs::read_to_string(dir.join(n)).expect(n))
+        .chain(std::iter::once(
+            String::from_utf8(write(&nested(), Format::Ki2).unwrap()).unwrap(),
+        ))
+        .collect();
+    let mut rng = banmen_rules::testing::XorShift::new(14);
+    let mut read_ok = 0;
+    for _ in 0..1500 {
+        let base = &bases[rng.below(bases.len())];
+        let mut lines: Vec<&str> = base.lines().collect();
+        for _ in 0..1 + rng.below(3) {
+            let i = rng.below(lines.len());
+            match rng.below(3) {
+                0 => {
+                    lines.remove(i);
+                }
+                1 => lines.insert(rng.below(lines.len()), lines[i]),
+                _ => {
+                    let j = rng.below(lines.len());
+                    lines.swap(i, j);
+                }
+            }
+        }
+        let text = lines.join("\n");
+        let f = if text.contains("手数----") {
+            Format::Kifu
+        } else {
+            Format::Ki2
+        };
+        let Ok(rec) = read(text.as_bytes(), Some(f)) else {
+            continue;
+        };
+        read_ok += 1;
+        for to in [Format::Kifu, Format::Ki2, Format::Jkf] {
+            let bytes = write(&rec, to).unwrap_or_else(|e| panic!("{to}: {e}\n{text}"));
+            let back = read(&bytes, Some(to)).unwrap_or_else(|e| {
+                panic!("{to}: {e}\n{text}\n--\n{}", String::from_utf8_lossy(&bytes))
+            });
+            assert_eq!(back.moves, rec.moves, "{to}\n{text}");
+            fn shape(vs: &[Variation]) -> Vec<(usize, Vec<String>, usize)> {
+                vs.iter()
+                    .flat_map(|v| {
+                        std::iter::once((v.ply, v.moves.clone(), v.variations.len()))
+                            .chain(shape(&v.variations))
+                    })
+                    .collect()
+            }
+            assert_eq!(
+                shape(&back.variations),
+                shape(&rec.variations),
+                "{to}\n{text}"
+            );
+        }
+    }
+    assert!(read_ok > 100, "only {read_ok} mangled records read");
+}
