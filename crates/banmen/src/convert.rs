@@ -9,7 +9,7 @@ use std::io::{Read, Write};
 pub struct ConvertArgs {
     /// The record to read (`-` = stdin).
     pub input: String,
-    /// Its format (kif, kifu, ki2, csa, sfen, usi, western, japanese); guessed
+    /// Its format (kif, kifu, ki2, csa, jkf, sfen, usi, western, japanese); guessed
     /// from the extension or the content when absent.
     #[arg(long)]
     pub from: Option<String>,
@@ -23,6 +23,11 @@ pub struct ConvertArgs {
     /// counting from 1.
     #[arg(long, default_value_t = 1)]
     pub game: usize,
+    /// Write the main line only, without the variations (`変化`, JKF forks).
+    /// Formats that cannot hold variations (CSA, SFEN, USI, Western,
+    /// Japanese) always get the main line; KIF, KI2 and JKF keep them.
+    #[arg(long)]
+    pub mainline: bool,
 }
 
 /// Runs `banmen convert`.
@@ -59,6 +64,18 @@ pub fn run(args: &ConvertArgs) -> Result<(), String> {
                 games.len()
             )
         })?;
+    let flat;
+    let record = if record.has_variations() && (args.mainline || !to.holds_variations()) {
+        if !args.mainline {
+            eprintln!(
+                "note: {to} holds no variations; writing the main line only (--mainline says so)"
+            );
+        }
+        flat = record.mainline();
+        &flat
+    } else {
+        record
+    };
     let out = write(record, to).map_err(|e| format!("cannot write {to}: {e}"))?;
     match &args.out {
         Some(path) => std::fs::write(path, out).map_err(|e| format!("{path}: {e}")),

@@ -690,8 +690,12 @@ impl<B: BitBoard, R: BufRead, W: Write> Session<B, R, W> {
             return Ok(());
         }
         let record = self.record();
-        let wanted = Format::from_extension(path)
-            .filter(|f| matches!(f, Format::Kif | Format::Kifu | Format::Ki2 | Format::Csa));
+        let wanted = Format::from_extension(path).filter(|f| {
+            matches!(
+                f,
+                Format::Kif | Format::Kifu | Format::Ki2 | Format::Csa | Format::Jkf
+            )
+        });
         let (bytes, note) = match wanted.map(|f| (f, banmen_formats::write(&record, f))) {
             Some((f, Ok(bytes))) => (Ok(bytes), format!("{f}")),
             Some((f, Err(why))) => (

@@ -56,6 +56,62 @@ fn game_picks_one_game_of_a_csa_file_with_several() {
     assert!(err.contains("no game 3 (the file holds 2"), "{err}");
 }
 
+const KIF_WITH_A_BRANCH: &str = "\
+手数----指手---------消費時間--
+   1 ７六歩(77)
+   2 ３四歩(33)+
+   3 ２六歩(27)
+
+変化：2手
+   2 ８四歩(83)
+   3 ２六歩(27)
+";
+
+#[test]
+fn mainline_flattens_the_variations() {
+    let (code, kifu, err) = convert(&["-", "--from", "kifu", "--to", "kifu"], KIF_WITH_A_BRANCH);
+    assert_eq!(code, 0, "{err}");
+    assert!(kifu.contains("変化：2手\n   2 ８四歩(83)"), "{kifu}");
+    let (code, flat, err) = convert(
+        &["-", "--from", "kifu", "--to", "kifu", "--mainline"],
+        KIF_WITH_A_BRANCH,
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        !flat.contains("変化") && flat.contains("   3 ２六歩(27)"),
+        "{flat}"
+    );
+    assert!(err.is_empty(), "{err}");
+    // A format without variations gets the main line, and a note says so.
+    let (code, usi, err) = convert(&["-", "--from", "kifu", "--to", "usi"], KIF_WITH_A_BRANCH);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(usi, "position startpos moves 7g7f 3c3d 2g2f\n");
+    assert!(err.contains("main line only"), "{err}");
+}
+
+#[test]
+fn converts_kif_with_a_branch_to_jkf_and_back() {
+    let (code, jkf, err) = convert(&["-", "--from", "kifu", "--to", "jkf"], KIF_WITH_A_BRANCH);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        jkf.starts_with('{') && jkf.contains(r#""forks":[["#),
+        "{jkf}"
+    );
+    let (code, kifu, err) = convert(&["-", "--to", "kifu"], &jkf);
+    assert_eq!(code, 0, "{err}");
+    let (_, direct, _) = convert(&["-", "--from", "kifu", "--to", "kifu"], KIF_WITH_A_BRANCH);
+    assert_eq!(kifu, direct);
+    // By the extension too.
+    let dir = std::env::temp_dir().join(format!("banmen-jkf-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("game.jkf");
+    std::fs::write(&path, &jkf).unwrap();
+    let (code, usi, err) = convert(&[path.to_str().unwrap(), "--to", "usi", "--mainline"], "");
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(usi, "position startpos moves 7g7f 3c3d 2g2f\n");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 #[test]
 fn errors_name_the_line_and_exit_2() {
     let (code, _, err) = convert(
@@ -137,57 +193,8 @@ fn converts_minishogi_through_csa_kif_western_and_japanese() {
     assert_eq!(usi, line);
 }
 
-use banmen_rules::testing::XorShift as Rng;
-
-/// A random standard shogi game made with the rules crate: every fifth from a
-/// handicap, 10 to 200 plies, half of the moves drawn from the captures,
-/// promotions, declined promotions and drops so that the notation's special
-/// cases come up.
-fn random_game(seed: u64) -> String {
-    use banmen_rules::{rules_9x9, Move, Position, SfenMode, Variant, VariantName};
-    let rules = rules_9x9(VariantName::Shogi).expect("shogi");
-    let mut rng = Rng::new(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
-    let variant = Variant::standard();
-    let start = if seed % 5 == 4 {
-        let h = &variant.handicaps[rng.below(variant.handicaps.len())];
-        format!("sfen {}", h.sfen)
-    } else {
-        "startpos".to_string()
-    };
-    let sfen = start.strip_prefix("sfen ").unwrap_or(&start);
-    let mut pos = Position::from_sfen(rules, sfen, SfenMode::Strict).expect("start");
-    let mut moves = Vec::new();
-    for _ in 0..10 + rng.below(191) {
-        let legal = pos.legal_moves();
-        if legal.is_empty() {
-            break;
-        }
-        let special: Vec<Move> = legal
-            .iter()
-            .copied()
-            .filter(|&m| {
-                m.is_drop()
-                    || pos.piece_at(m.to()).is_some()
-                    || m.is_promotion()
-                    || m.from().is_some_and(|f| {
-                        legal.contains(&Move::board(f, m.to(), true)) && !m.is_promotion()
-                    })
-            })
-            .collect();
-        let m = if !special.is_empty() && rng.below(2) == 0 {
-            special[rng.below(special.len())]
-        } else {
-            legal[rng.below(legal.len())]
-        };
-        moves.push(pos.move_to_usi(m));
-        pos.make_move(m);
-    }
-    if moves.is_empty() {
-        format!("position {start}")
-    } else {
-        format!("position {start} moves {}", moves.join(" "))
-    }
-}
+mod common;
+use common::random_game;
 
 /// The reference games as `position` lines.
 fn reference_games() -> Vec<(String, String)> {

@@ -241,11 +241,12 @@ fn flip_turns_the_board_and_white_starts_turned() {
 }
 
 #[test]
-fn save_and_reload_kif_csa_and_sfen() {
+fn save_and_reload_kif_csa_jkf_and_sfen() {
     let moves = "7g7f\n3c3d\n8h2b+\n3a2b\n";
     for (name, format) in [
         ("game.kif", "kif"),
         ("game.csa", "csa"),
+        ("game.jkf", "jkf"),
         ("game.txt", "SFEN + USI moves"),
     ] {
         let path = temp_file(name);

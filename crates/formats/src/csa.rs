@@ -35,7 +35,8 @@ use banmen_rules::{
     rules_for, BitBoard, Color, Geometry, Kind, Move, Position, Rules, Setup, Square, VariantName,
 };
 
-fn result_line(r: GameResult, to_move: Color) -> Option<String> {
+/// The `%` ending of a result, if CSA has one (the side to move is `to_move`).
+pub(crate) fn result_line(r: GameResult, to_move: Color) -> Option<String> {
     let mover_wins = r.winner == Some(to_move);
     let mover_loses = r.winner == Some(!to_move);
     Some(
@@ -81,7 +82,7 @@ fn square_width(g: Geometry) -> usize {
     2 * g.coordinate_digits()
 }
 
-fn csa_code<B: BitBoard>(rules: &Rules<B>, k: Kind) -> Result<&'static str, String> {
+pub(crate) fn csa_code<B: BitBoard>(rules: &Rules<B>, k: Kind) -> Result<&'static str, String> {
     let code = &rules.kind(k).code;
     names(rules.variant.name)
         .csa(code)
@@ -335,7 +336,7 @@ fn color_of(c: char) -> Option<Color> {
 }
 
 /// Reads a piece code at the start of `s` (`FU`, `GC`, `+LN`): the kind and the rest.
-fn take_code<'a, B: BitBoard>(rules: &Rules<B>, s: &'a str) -> Option<(Kind, &'a str)> {
+pub(crate) fn take_code<'a, B: BitBoard>(rules: &Rules<B>, s: &'a str) -> Option<(Kind, &'a str)> {
     let len = if s.starts_with('+') { 3 } else { 2 };
     let code = s.get(..len)?;
     let sfen = names(rules.variant.name).code_of_csa(code)?;
@@ -726,29 +727,42 @@ fn read_on<B: BitBoard>(
     }
     let to_move = p.side_to_move();
     let by_rules = rec.rules_result();
-    let res = |winner, reason| Some(GameResult { winner, reason });
     rec.result = match ending {
         None => by_rules,
-        Some((n, e)) => match e.as_str() {
-            "%TORYO" => res(Some(!to_move), EndReason::Resignation),
-            "%TSUMI" => res(Some(!to_move), EndReason::Checkmate),
-            "%TIME_UP" => res(Some(!to_move), EndReason::Timeout),
-            "%ILLEGAL_MOVE" => res(Some(!to_move), EndReason::IllegalMove),
-            "%+ILLEGAL_ACTION" => res(Some(Color::White), EndReason::IllegalMove),
-            "%-ILLEGAL_ACTION" => res(Some(Color::Black), EndReason::IllegalMove),
-            "%KACHI" => res(Some(to_move), EndReason::Declaration),
-            "%SENNICHITE" => by_rules.or(res(None, EndReason::Repetition)),
-            "%JISHOGI" => res(None, EndReason::Impasse),
-            "%HIKIWAKE" => res(None, EndReason::Draw),
-            "%CHUDAN" => res(None, EndReason::Abort),
-            "%MAX_MOVES" => res(None, EndReason::MaxMoves),
-            "%FUZUMI" => res(None, EndReason::NoMate),
-            "%MATTA" => res(None, EndReason::Matta),
-            "%ERROR" => res(None, EndReason::Error),
-            _ => return Err(ParseError::new(n, format!("unknown ending '{e}'"))),
-        },
+        Some((n, e)) => Some(
+            ending_result(&e, to_move, by_rules)
+                .ok_or_else(|| ParseError::new(n, format!("unknown ending '{e}'")))?,
+        ),
     };
     Ok(rec)
+}
+
+/// The result of a `%` ending (`%TORYO`, `%+ILLEGAL_ACTION` …); `to_move` is
+/// the side to move, `by_rules` what the moves give. `None`: not an ending.
+pub(crate) fn ending_result(
+    ending: &str,
+    to_move: Color,
+    by_rules: Option<GameResult>,
+) -> Option<GameResult> {
+    let res = |winner, reason| Some(GameResult { winner, reason });
+    match ending {
+        "%TORYO" => res(Some(!to_move), EndReason::Resignation),
+        "%TSUMI" => res(Some(!to_move), EndReason::Checkmate),
+        "%TIME_UP" => res(Some(!to_move), EndReason::Timeout),
+        "%ILLEGAL_MOVE" => res(Some(!to_move), EndReason::IllegalMove),
+        "%+ILLEGAL_ACTION" => res(Some(Color::White), EndReason::IllegalMove),
+        "%-ILLEGAL_ACTION" => res(Some(Color::Black), EndReason::IllegalMove),
+        "%KACHI" => res(Some(to_move), EndReason::Declaration),
+        "%SENNICHITE" => by_rules.or(res(None, EndReason::Repetition)),
+        "%JISHOGI" => res(None, EndReason::Impasse),
+        "%HIKIWAKE" => res(None, EndReason::Draw),
+        "%CHUDAN" => res(None, EndReason::Abort),
+        "%MAX_MOVES" => res(None, EndReason::MaxMoves),
+        "%FUZUMI" => res(None, EndReason::NoMate),
+        "%MATTA" => res(None, EndReason::Matta),
+        "%ERROR" => res(None, EndReason::Error),
+        _ => None,
+    }
 }
 
 /// Whether a 持ち時間 value has V2.2's `$TIME_LIMIT` form (`00:25+30`).
@@ -764,7 +778,11 @@ fn is_v22_time_limit(v: &str) -> bool {
 }
 
 /// Reads one move statement (`+7776FU`, `-0055KA`, `+090908080907+LN`).
-fn parse_move<B: BitBoard>(p: &Position<B>, n: usize, st: &str) -> Result<Move, ParseError> {
+pub(crate) fn parse_move<B: BitBoard>(
+    p: &Position<B>,
+    n: usize,
+    st: &str,
+) -> Result<Move, ParseError> {
     let rules = p.rules();
     let g = rules.geometry;
     let side = color_of(st.chars().next().unwrap_or(' ')).unwrap_or(Color::Black);

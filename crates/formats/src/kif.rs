@@ -13,11 +13,11 @@ use crate::names::names;
 use crate::notation::{mark, parse_japanese, to_japanese};
 use crate::record::{
     mode_for, mode_for_setup, sfen_sans_number, with_rules, Comment, EndReason, GameResult,
-    ParseError, Record,
+    LineRef, ParseError, Record, Variation,
 };
 use banmen_rules::{
-    rules_for, BitBoard, Color, Geometry, Kind, Piece, PieceNames, Position, Rules, Setup, Square,
-    Variant, VariantName,
+    rules_for, BitBoard, Color, Geometry, Kind, Move, Piece, PieceNames, Position, Rules, Setup,
+    Square, Variant, VariantName,
 };
 
 const NUMS: [&str; 19] = [
@@ -76,6 +76,7 @@ fn terminal_word(r: GameResult, to_move: Color) -> Option<&'static str> {
         EndReason::IllegalMove if mover_wins => "反則勝ち",
         EndReason::IllegalMove if mover_loses => "反則負け",
         EndReason::Declaration if mover_wins => "入玉勝ち",
+        EndReason::Try if mover_wins => "トライ",
         EndReason::Timeout if mover_loses => "切れ負け",
         EndReason::NoMate => "不詰",
         EndReason::Sealed => "封じ手",
@@ -121,7 +122,7 @@ const KAKINOKI_HANDICAPS: [(&str, &str); 5] = [
 ];
 
 /// The extra Kakinoki handicaps of a game: standard shogi's only.
-fn kakinoki_handicaps(variant: VariantName) -> &'static [(&'static str, &'static str)] {
+pub(crate) fn kakinoki_handicaps(variant: VariantName) -> &'static [(&'static str, &'static str)] {
     if variant == VariantName::Shogi {
         &KAKINOKI_HANDICAPS
     } else {
@@ -263,9 +264,8 @@ fn header_block<B: BitBoard>(
 /// checkmate alike), `時間切れにより先手の勝ち`, `先手の反則勝ち` and
 /// `先手の反則負け` (the side to move), `後手の入玉勝ち`, `千日手`, `持将棋`,
 /// `中断`, `不詰`, `引き分け`. `to_move` is the side to move after the last move.
-fn summary(record: &Record, handicap: bool, to_move: Color) -> Option<String> {
-    let r = record.result?;
-    let n = record.moves.len();
+fn summary(result: Option<GameResult>, n: usize, handicap: bool, to_move: Color) -> Option<String> {
+    let r = result?;
     let side = |c| side_name(c, handicap);
     let text = match (r.winner, r.reason) {
         (Some(w), EndReason::Timeout) => format!("時間切れにより{}の勝ち", side(w)),
@@ -341,44 +341,112 @@ pub fn write_kif(record: &Record) -> Result<String, String> {
 }
 
 fn write_kif_on<B: BitBoard>(rules: &'static Rules<B>, record: &Record) -> Result<String, String> {
-    let (mut pos, moves) = crate::record::replay(rules, &record.start, &record.moves)?;
-    let (mut s, handicap) = header_block(record, &pos)?;
+    let (start, _) = crate::record::replay(rules, &record.start, &[])?;
+    let (mut s, handicap) = header_block(record, &start)?;
     s.push_str("手数----指手---------消費時間--\n");
-    let mut prev = None;
-    let mut total = [0u32; 2];
-    for (i, &m) in moves.iter().enumerate() {
-        let text = to_japanese(&pos, m, prev, true);
-        let t = record.time(i).unwrap_or(0);
-        let side = pos.side_to_move().index();
-        total[side] += t;
-        let width: usize = text.chars().map(|c| if c.is_ascii() { 1 } else { 2 }).sum();
-        let pad = " ".repeat(14usize.saturating_sub(width).max(1));
-        s.push_str(&format!(
-            "{:>4} {text}{pad}({:>2}:{:02}/{})\n",
-            i + 1,
-            t / 60,
-            t % 60,
-            clock(total[side])
-        ));
-        for c in record.comments_at(i + 1) {
-            s.push_str(&format!("*{c}\n"));
+    for line in record.lines()? {
+        let LineStart {
+            mut pos,
+            mut prev,
+            mut total,
+        } = line_start(&start, &line)?;
+        if !line.main {
+            s.push_str(&format!("\n変化：{}手\n", line.first_ply));
+            for c in line.comments_at(line.first_ply - 1) {
+                s.push_str(&format!("*{c}\n"));
+            }
         }
-        prev = Some(m.to());
-        pos.make_move(m);
-    }
-    if let Some(word) = record
-        .result
-        .and_then(|r| terminal_word(r, pos.side_to_move()))
-    {
-        s.push_str(&format!("{:>4} {word}\n", moves.len() + 1));
-    }
-    if let Some(line) = summary(record, handicap, pos.side_to_move()) {
-        s.push_str(&line);
+        let plus = |i: usize| if line.branches[i] { "+" } else { "" };
+        for (i, text) in line.moves.iter().enumerate() {
+            let ply = line.first_ply + i;
+            let m = pos
+                .parse_move(text)
+                .map_err(|e| format!("move {ply} ({text}): {e}"))?;
+            let text = to_japanese(&pos, m, prev, true);
+            let t = line.time(i).unwrap_or(0);
+            let side = pos.side_to_move().index();
+            total[side] = total[side].saturating_add(t);
+            let width: usize = text.chars().map(|c| if c.is_ascii() { 1 } else { 2 }).sum();
+            let pad = " ".repeat(14usize.saturating_sub(width).max(1));
+            s.push_str(&format!(
+                "{ply:>4} {text}{pad}({:>2}:{:02}/{}){}\n",
+                t / 60,
+                t % 60,
+                clock(total[side]),
+                plus(i)
+            ));
+            for c in line.comments_at(ply) {
+                s.push_str(&format!("*{c}\n"));
+            }
+            prev = Some(m.to());
+            pos.make_move(m);
+        }
+        let end = line.first_ply + line.moves.len();
+        let word = line
+            .result
+            .and_then(|r| terminal_word(r, pos.side_to_move()));
+        // Kifu for Windows writes the `まで…` line after every line's end.
+        let summary_line = summary(line.result, end - 1, handicap, pos.side_to_move());
+        if word.is_none() && summary_line.is_none() && line.branches[line.moves.len()] {
+            // Read back, the variation would continue the line instead.
+            return Err(format!(
+                "a variation branches at move {end}, after an ending KIF has no word for"
+            ));
+        }
+        match word {
+            // tsshogi reads a terminal word up to the next space: a `+` goes
+            // after a time field, as Kifu for Windows and tsshogi write it.
+            Some(word) if line.branches[line.moves.len()] => {
+                let pad = " ".repeat(14usize.saturating_sub(2 * word.chars().count()).max(1));
+                let side = pos.side_to_move().index();
+                s.push_str(&format!(
+                    "{end:>4} {word}{pad}( 0:00/{})+\n",
+                    clock(total[side])
+                ));
+            }
+            Some(word) => s.push_str(&format!("{end:>4} {word}\n")),
+            None => {}
+        }
+        if let Some(text) = summary_line {
+            s.push_str(&text);
+        }
     }
     Ok(s)
 }
 
-/// Writes KI2: KIF headers, then Japanese moves without origins, six a line.
+/// Where a line starts: the position, the last move's square (for `同`)
+/// and each side's total time.
+struct LineStart<B: BitBoard> {
+    pos: Position<B>,
+    prev: Option<Square>,
+    total: [u32; 2],
+}
+
+fn line_start<B: BitBoard>(
+    start: &Position<B>,
+    line: &LineRef<'_>,
+) -> Result<LineStart<B>, String> {
+    let mut at = LineStart {
+        pos: start.clone(),
+        prev: None,
+        total: [0; 2],
+    };
+    for (i, text) in line.path.iter().enumerate() {
+        let m = at
+            .pos
+            .parse_move(text)
+            .map_err(|e| format!("move {} ({text}): {e}", i + 1))?;
+        let t = line.path_times.get(i).copied().flatten().unwrap_or(0);
+        let side = at.pos.side_to_move().index();
+        at.total[side] = at.total[side].saturating_add(t);
+        at.prev = Some(m.to());
+        at.pos.make_move(m);
+    }
+    Ok(at)
+}
+
+/// Writes KI2: KIF headers, then Japanese moves without origins, six a line,
+/// and each variation after a `変化：N手` line.
 ///
 /// # Errors
 /// Illegal moves, or a game KI2 cannot show.
@@ -387,37 +455,97 @@ pub fn write_ki2(record: &Record) -> Result<String, String> {
 }
 
 fn write_ki2_on<B: BitBoard>(rules: &'static Rules<B>, record: &Record) -> Result<String, String> {
-    let (mut pos, moves) = crate::record::replay(rules, &record.start, &record.moves)?;
-    let (mut s, handicap) = header_block(record, &pos)?;
-    let mut prev = None;
-    let mut line: Vec<String> = Vec::new();
-    for (i, &m) in moves.iter().enumerate() {
-        line.push(format!(
-            "{}{}",
-            mark(pos.side_to_move()),
-            to_japanese(&pos, m, prev, false)
-        ));
-        let comments: Vec<&str> = record.comments_at(i + 1).collect();
-        if line.len() == 6 || !comments.is_empty() {
-            s.push_str(&line.join("    "));
+    let (start, _) = crate::record::replay(rules, &record.start, &[])?;
+    let (mut s, handicap) = header_block(record, &start)?;
+    for line in record.lines()? {
+        let LineStart {
+            mut pos, mut prev, ..
+        } = line_start(&start, &line)?;
+        if !line.main {
+            s.push_str(&format!("\n変化：{}手\n", line.first_ply));
+            for c in line.comments_at(line.first_ply - 1) {
+                s.push_str(&format!("*{c}\n"));
+            }
+        }
+        let mut row: Vec<String> = Vec::new();
+        for (i, text) in line.moves.iter().enumerate() {
+            let ply = line.first_ply + i;
+            let m = pos
+                .parse_move(text)
+                .map_err(|e| format!("move {ply} ({text}): {e}"))?;
+            row.push(format!(
+                "{}{}",
+                mark(pos.side_to_move()),
+                to_japanese(&pos, m, prev, false)
+            ));
+            let comments: Vec<&str> = line.comments_at(ply).collect();
+            if row.len() == 6 || !comments.is_empty() {
+                s.push_str(&row.join("    "));
+                s.push('\n');
+                row.clear();
+            }
+            for c in comments {
+                s.push_str(&format!("*{c}\n"));
+            }
+            prev = Some(m.to());
+            pos.make_move(m);
+        }
+        if !row.is_empty() {
+            s.push_str(&row.join("    "));
             s.push('\n');
-            line.clear();
         }
-        for c in comments {
-            s.push_str(&format!("*{c}\n"));
+        // KI2 has no terminal move line: the `まで…` line carries the
+        // reason, in a variation too (as tsshogi writes and reads it).
+        let end = line.first_ply - 1 + line.moves.len();
+        let summary_line = summary(line.result, end, handicap, pos.side_to_move());
+        if summary_line.is_none() && line.branches[line.moves.len()] {
+            return Err(format!(
+                "a variation branches at move {}, after an ending KI2 has no words for",
+                end + 1
+            ));
         }
-        prev = Some(m.to());
-        pos.make_move(m);
-    }
-    if !line.is_empty() {
-        s.push_str(&line.join("    "));
-        s.push('\n');
-    }
-    // KI2 has no terminal move line: the `まで…` line carries the reason.
-    if let Some(line) = summary(record, handicap, pos.side_to_move()) {
-        s.push_str(&line);
+        if let Some(text) = summary_line {
+            s.push_str(&text);
+        }
     }
     Ok(s)
+}
+
+/// How a line of the tree ends, as read.
+enum End {
+    /// A terminal move line (`投了`, `*終局：…`) and the side it names, if any.
+    Word(String, Option<Color>),
+    /// A `まで…` line (KI2; KIF after a terminal line is read from the latter).
+    Summary(String),
+}
+
+/// A node of the tree being read: the start (node 0), a move, or the end of a line.
+struct Node {
+    parent: usize,
+    /// The plies played to reach it (an end has its parent's).
+    ply: usize,
+    mv: Option<Move>,
+    usi: String,
+    time: Option<u32>,
+    end: Option<End>,
+    comments: Vec<String>,
+    /// The first child continues the line; the others are its variations.
+    children: Vec<usize>,
+}
+
+impl Node {
+    fn new(parent: usize, ply: usize) -> Node {
+        Node {
+            parent,
+            ply,
+            mv: None,
+            usi: String::new(),
+            time: None,
+            end: None,
+            comments: Vec::new(),
+            children: Vec::new(),
+        }
+    }
 }
 
 struct Reader<B: BitBoard> {
@@ -426,14 +554,13 @@ struct Reader<B: BitBoard> {
     board: Option<Vec<Option<Piece>>>,
     hands: [Vec<(Kind, u32)>; 2],
     white_to_move: bool,
+    /// The position at `current` (at its parent for an end).
     pos: Option<Position<B>>,
-    prev: Option<Square>,
-    times: Vec<Option<u32>>,
-    terminal: Option<(usize, String)>,
-    /// The `まで…` line, read when no terminal word came (KI2).
-    summary: Option<String>,
-    /// The side a terminal line names (`先手 反則負け`), if any.
-    terminal_side: Option<Color>,
+    start_pos: Option<Position<B>>,
+    /// The tree read so far; node 0 is the start.
+    nodes: Vec<Node>,
+    /// The node the next move follows.
+    current: usize,
 }
 
 impl<B: BitBoard> Reader<B> {
@@ -494,6 +621,7 @@ impl<B: BitBoard> Reader<B> {
                 // holds the pieces not shown (SfenMode::Tsume).
                 self.rec.start = p.to_sfen();
             }
+            self.start_pos = Some(p.clone());
             self.pos = Some(p);
         }
         self.pos
@@ -502,16 +630,95 @@ impl<B: BitBoard> Reader<B> {
     }
 
     fn play(&mut self, n: usize, text: &str) -> Result<(), ParseError> {
-        if self.terminal.is_some() {
+        if self.ended() {
             return Err(ParseError::new(n, "a move after the end of the game"));
         }
-        let prev = self.prev;
+        let at = self.current;
+        let prev = self.nodes[at].mv.map(|m| m.to());
         let pos = self.start(n)?;
         let m = parse_japanese(pos, text, prev).map_err(|e| ParseError::new(n, e))?;
         let usi = pos.move_to_usi(m);
         pos.make_move(m);
-        self.prev = Some(m.to());
-        self.rec.moves.push(usi);
+        let mut node = Node::new(at, self.nodes[at].ply + 1);
+        node.mv = Some(m);
+        node.usi = usi;
+        self.add(node);
+        Ok(())
+    }
+
+    /// Adds a node after the current one and makes it current.
+    fn add(&mut self, node: Node) {
+        let id = self.nodes.len();
+        let parent = node.parent;
+        self.nodes.push(node);
+        self.nodes[parent].children.push(id);
+        self.current = id;
+    }
+
+    /// Ends the current line.
+    fn end(&mut self, end: End) {
+        let at = self.current;
+        let mut node = Node::new(at, self.nodes[at].ply);
+        node.end = Some(end);
+        self.add(node);
+    }
+
+    /// Whether the current line has ended (a terminal or `まで…` line).
+    fn ended(&self) -> bool {
+        self.nodes[self.current].end.is_some()
+    }
+
+    fn comment(&mut self, text: &str) {
+        let at = self.current;
+        self.nodes[at].comments.push(text.to_string());
+    }
+
+    /// `変化：N手`: back to ply N-1 on the line read last, as Kifu for
+    /// Windows and tsshogi read it; the moves that follow branch off there.
+    fn branch(&mut self, n: usize, text: &str) -> Result<(), ParseError> {
+        if self.nodes[0].children.is_empty() {
+            // Some programs write a `変化：` line among the headers (tsshogi
+            // passes over it there).
+            return Ok(());
+        }
+        let digits: String = text
+            .chars()
+            .skip_while(|c| !c.is_ascii_digit())
+            .take_while(char::is_ascii_digit)
+            .collect();
+        let ply: usize = digits.parse().ok().filter(|&p| p > 0).ok_or_else(|| {
+            ParseError::new(n, format!("a variation without its move number: '{text}'"))
+        })?;
+        let mut at = self.current;
+        while at != 0 && (self.nodes[at].end.is_some() || self.nodes[at].ply >= ply) {
+            at = self.nodes[at].parent;
+        }
+        if self.nodes[at].ply + 1 != ply {
+            return Err(ParseError::new(
+                n,
+                format!(
+                    "a variation at move {ply}, but the line read last has {} moves",
+                    self.nodes[at].ply
+                ),
+            ));
+        }
+        // Replay the line to the branch point.
+        let mut path = Vec::new();
+        let mut p = at;
+        while p != 0 {
+            path.extend(self.nodes[p].mv);
+            p = self.nodes[p].parent;
+        }
+        self.start(n)?;
+        let mut pos = self
+            .start_pos
+            .clone()
+            .ok_or_else(|| ParseError::new(n, "no position"))?;
+        for &m in path.iter().rev() {
+            pos.make_move(m);
+        }
+        self.pos = Some(pos);
+        self.current = at;
         Ok(())
     }
 
@@ -693,11 +900,9 @@ fn read_on<B: BitBoard>(
         hands: [Vec::new(), Vec::new()],
         white_to_move: false,
         pos: None,
-        prev: None,
-        times: Vec::new(),
-        terminal: None,
-        summary: None,
-        terminal_side: None,
+        start_pos: None,
+        nodes: vec![Node::new(0, 0)],
+        current: 0,
     };
     let mut last_line = 0;
     for (i, raw) in text.lines().enumerate() {
@@ -709,22 +914,27 @@ fn read_on<B: BitBoard>(
             continue;
         }
         if t.starts_with("変化") {
-            break; // Branches follow the main line; keep the main line only.
+            r.branch(n, t)?;
+            continue;
         }
         if let Some(c) = t.strip_prefix('*') {
-            let ply = r.rec.moves.len();
             if let Some(word) = c.strip_prefix("終局：") {
-                r.terminal = Some((n, word.trim().to_string()));
+                if !r.ended() {
+                    r.end(End::Word(word.trim().to_string(), None));
+                }
                 continue;
             }
-            r.rec.headers.comments.push(Comment {
-                ply,
-                text: c.to_string(),
-            });
+            r.comment(c);
             continue;
         }
         if t.starts_with("まで") {
-            r.summary = Some(t.to_string());
+            // After a terminal line the terminal line tells (KIF). A line
+            // that names no result it knows is a comment: it ends nothing.
+            if read_summary(t, Color::Black, None).is_none() {
+                r.comment(t);
+            } else if !r.ended() {
+                r.end(End::Summary(t.to_string()));
+            }
             continue;
         }
         if t.starts_with("手数") || t.starts_with("+--") || t.starts_with('９') {
@@ -741,14 +951,9 @@ fn read_on<B: BitBoard>(
         if matches!(t, "先手番" | "下手番") {
             continue;
         }
-        if t.starts_with(['▲', '△', '☗', '☖']) && (r.terminal.is_some() || r.summary.is_some())
-        {
+        if t.starts_with(['▲', '△', '☗', '☖']) && r.ended() {
             // Text after the end (`▲先手の勝ち`): a comment.
-            let ply = r.rec.moves.len();
-            r.rec.headers.comments.push(Comment {
-                ply,
-                text: t.to_string(),
-            });
+            r.comment(t);
             continue;
         }
         if t.starts_with(['▲', '△', '☗', '☖']) {
@@ -767,7 +972,7 @@ fn read_on<B: BitBoard>(
         }
         if t.starts_with(|c: char| c.is_ascii_digit()) {
             let (num, rest) = t.split_at(t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len()));
-            let expected = r.rec.moves.len() + 1;
+            let expected = r.nodes[r.current].ply + 1;
             if num.parse::<usize>().ok() != Some(expected) {
                 return Err(ParseError::new(
                     n,
@@ -788,15 +993,18 @@ fn read_on<B: BitBoard>(
             // Shogi Club 24 names the side: `先手 反則負け`.
             let (named, word_text) = split_side(mv);
             if let Some(word) = TERMINALS.iter().find(|w| word_text.starts_with(**w)) {
-                r.terminal = Some((n, word.to_string()));
-                r.terminal_side = named;
+                if r.ended() {
+                    return Err(ParseError::new(n, "a second end of the game"));
+                }
+                r.end(End::Word(word.to_string(), named));
                 continue;
             }
             if mv.is_empty() {
                 return Err(ParseError::new(n, "a move number without a move"));
             }
             r.play(n, mv)?;
-            r.times.push(time.and_then(parse_time));
+            let at = r.current;
+            r.nodes[at].time = time.and_then(parse_time);
             continue;
         }
         // `：`, or `:` before the moves (tsshogi reads both).
@@ -817,13 +1025,8 @@ fn read_on<B: BitBoard>(
         // among the headers (a Gekisashi KI2 title line, Kifu for Windows'
         // 盤面回転): kept as a comment, as tsshogi passes over it. An ASCII
         // line among the headers is still refused: likely not a KIF at all.
-        let ended = r.terminal.is_some() || r.summary.is_some();
-        if ended || r.pos.is_none() && !t.is_ascii() {
-            let ply = r.rec.moves.len();
-            r.rec.headers.comments.push(Comment {
-                ply,
-                text: t.to_string(),
-            });
+        if r.ended() || r.pos.is_none() && !t.is_ascii() {
+            r.comment(t);
             continue;
         }
         return Err(ParseError::new(n, format!("cannot read '{t}'")));
@@ -837,22 +1040,95 @@ fn read_on<B: BitBoard>(
         }
     }
     r.start(last_line.max(1))?;
-    let pos = r
-        .pos
-        .take()
-        .ok_or_else(|| ParseError::new(last_line, "no position"))?;
-    let to_move = pos.side_to_move();
+    let start_side = r
+        .start_pos
+        .as_ref()
+        .ok_or_else(|| ParseError::new(last_line, "no position"))?
+        .side_to_move();
     let mut rec = r.rec;
-    if r.times.iter().any(|t| t.is_some_and(|x| x > 0)) {
-        rec.times = r.times;
-    }
-    let by_rules = rec.rules_result();
-    rec.result = match (r.terminal, r.summary) {
-        (Some((_, w)), _) => named_terminal_result(&w, r.terminal_side, to_move, by_rules),
-        (None, Some(line)) => read_summary(&line, to_move, by_rules).or(by_rules),
-        (None, None) => by_rules,
+    let tree = Tree {
+        nodes: &r.nodes,
+        start_side,
     };
+    let main = tree.line(&rec, 0, &[]);
+    rec.moves = main.moves;
+    rec.times = main.times;
+    rec.result = main.result;
+    rec.headers.comments = main.comments;
+    rec.variations = main.variations;
+    // Every variation branches by construction; checked so that what is read
+    // can be written.
+    rec.lines().map_err(|e| ParseError::new(last_line, e))?;
     Ok(rec)
+}
+
+/// The tree read, turned into the record's lines.
+struct Tree<'a> {
+    nodes: &'a [Node],
+    start_side: Color,
+}
+
+impl Tree<'_> {
+    /// The line that starts with node `first` (node 0: the main line), whose
+    /// parent line reached it by `path`.
+    fn line(&self, rec: &Record, first: usize, path: &[String]) -> Variation {
+        let nodes = self.nodes;
+        // A move node's ply is its move's; a variation that ends at once
+        // (`変化：5手` then `5 投了`) branches after its end node's parent.
+        let mut line = Variation {
+            ply: nodes[first].ply + usize::from(nodes[first].end.is_some()),
+            ..Variation::default()
+        };
+        let mut end = None;
+        // The nodes after which variations branch off, with the line so far.
+        let mut forks: Vec<(usize, usize)> = Vec::new();
+        let mut at = first;
+        loop {
+            let node = &nodes[at];
+            if let Some(e) = &node.end {
+                end = Some(e);
+            } else if at != 0 {
+                line.moves.push(node.usi.clone());
+                line.times.push(node.time);
+            }
+            line.comments.extend(node.comments.iter().map(|c| Comment {
+                ply: node.ply,
+                text: c.clone(),
+            }));
+            if node.end.is_some() {
+                break;
+            }
+            forks.push((at, line.moves.len()));
+            match node.children.first() {
+                Some(&next) => at = next,
+                None => break,
+            }
+        }
+        if !line.times.iter().any(|t| t.is_some_and(|x| x > 0)) {
+            line.times.clear();
+        }
+        let mut full: Vec<String> = path.to_vec();
+        full.extend(line.moves.iter().cloned());
+        let to_move = if full.len() % 2 == 0 {
+            self.start_side
+        } else {
+            !self.start_side
+        };
+        let by_rules = rec.rules_result_of(&full);
+        line.result = match end {
+            Some(End::Word(w, side)) => named_terminal_result(w, *side, to_move, by_rules),
+            Some(End::Summary(s)) => read_summary(s, to_move, by_rules).or(by_rules),
+            None => by_rules,
+        };
+        for (node, played) in forks {
+            let mut branch_path: Vec<String> = path.to_vec();
+            branch_path.extend(line.moves[..played].iter().cloned());
+            for &child in nodes[node].children.iter().skip(1) {
+                line.variations.push(self.line(rec, child, &branch_path));
+            }
+        }
+        line
+    }
 }
 
 /// A foul won by `winner`: a perpetual check where the rules see one (the

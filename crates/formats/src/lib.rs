@@ -1,5 +1,5 @@
 //! Game records for Banmen: KIF (`.kif` Shift-JIS, `.kifu` UTF-8), KI2, CSA
-//! (V2.2 and V3.0), SFEN and USI `position` lines, and move text in Japanese
+//! (V2.2 and V3.0), JKF (the JSON Kifu Format; see [`jkf`]), SFEN and USI `position` lines, and move text in Japanese
 //! (`▲７六歩`, `△同　角成`, `▲５八金右`) and Western (Hodges: `P-7f`,
 //! `Bx8h+`, `G6i-5h`) notation, for standard shogi, cannon shogi and dai dai
 //! shogi.
@@ -7,9 +7,20 @@
 //! Readers are lenient and report the first problem with its line number;
 //! writers are canonical. Nothing here panics on bad input.
 //!
-//! # Cannon and dai dai shogi in KIF and CSA
+//! # Variations
 //!
-//! KIF and CSA define standard shogi only. Banmen writes and reads the other
+//! A [`Record`] is a tree: the main line and its [`Variation`]s, each with
+//! its moves, times, comments, result and variations in turn. KIF and KI2
+//! read and write them as Kifu for Windows and tsshogi do: a `変化：N手`
+//! block goes back to ply N-1 on the line read last; the writer puts the
+//! variations from each line's last branch back to its first, and marks a
+//! KIF move line after which another variation follows with `+`. Every
+//! variation's moves are checked by the rules. The other formats write the
+//! main line only ([`Record::mainline`]; `banmen convert --mainline`).
+//!
+//! # Cannon and dai dai shogi in KIF, CSA and JKF
+//!
+//! KIF, CSA and JKF define standard shogi only. Banmen writes and reads the other
 //! two games with this convention (every record round-trips):
 //!
 //! | | cannon shogi | dai dai shogi |
@@ -20,6 +31,7 @@
 //! | squares | as standard shogi | KIF `１２十一` (full-width file, kanji rank), origin `(1211)`; CSA four digits `1211` (file, rank); rank lines `P1`…`P17` |
 //! | lion double moves | — | KIF origin then middle squares: `９七獅子成(0909,0908)`; igui `９九獅子成(0909,0908)`; CSA origin, middle square(s), destination: `+090908080907+LN` |
 //! | start position | `PI` or `手合割：平手` for the game's own; otherwise `SFEN：` (KIF) or `P1`… (CSA) | the same |
+//! | JKF | header `将棋種類`/`ルール`, pieces by their CSA codes, the game's own start as preset `HIRATE`, others as `OTHER` | refused: JKF's squares are 1-9 and its moves single steps ([`jkf`]) |
 //!
 //! Western notation for dai dai shogi follows `rules/dai-dai-shogi.md`: the
 //! two-letter codes (`LNx3h-2i`; the seed's `Ln`, `St` … are read too), `!`
@@ -37,6 +49,7 @@
 //! ```
 
 pub mod csa;
+pub mod jkf;
 pub mod kif;
 mod names;
 pub mod notation;
@@ -44,7 +57,9 @@ pub mod record;
 pub mod sfen;
 mod text;
 
-pub use record::{Comment, EndReason, GameResult, Headers, ParseError, Record, HEADER_KEYS};
+pub use record::{
+    Comment, EndReason, GameResult, Headers, ParseError, Record, Variation, HEADER_KEYS,
+};
 
 use std::fmt;
 use std::str::FromStr;
@@ -60,6 +75,8 @@ pub enum Format {
     Ki2,
     /// CSA V2.2 (V3.0 read too; Banmen's extension for cannon and dai dai shogi).
     Csa,
+    /// JKF, the JSON Kifu Format of Kifu for JS (`.jkf`).
+    Jkf,
     /// `sfen <start> moves ...`.
     Sfen,
     /// `position startpos|sfen ... moves ...` (with `setoption name USI_Variant` for other games).
@@ -72,11 +89,12 @@ pub enum Format {
 
 impl Format {
     /// All formats.
-    pub const ALL: [Format; 8] = [
+    pub const ALL: [Format; 9] = [
         Format::Kif,
         Format::Kifu,
         Format::Ki2,
         Format::Csa,
+        Format::Jkf,
         Format::Sfen,
         Format::Usi,
         Format::Western,
@@ -90,11 +108,18 @@ impl Format {
             Format::Kifu => "kifu",
             Format::Ki2 => "ki2",
             Format::Csa => "csa",
+            Format::Jkf => "jkf",
             Format::Sfen => "sfen",
             Format::Usi => "usi",
             Format::Western => "western",
             Format::Japanese => "japanese",
         }
+    }
+
+    /// Whether the format keeps a record's variations (KIF, KI2, JKF); the
+    /// others write the main line only.
+    pub fn holds_variations(self) -> bool {
+        matches!(self, Format::Kif | Format::Kifu | Format::Ki2 | Format::Jkf)
     }
 
     /// The format a file name's extension suggests.
@@ -105,6 +130,7 @@ impl Format {
             "kifu" => Some(Format::Kifu),
             "ki2" | "ki2u" => Some(Format::Ki2),
             "csa" => Some(Format::Csa),
+            "jkf" => Some(Format::Jkf),
             "sfen" => Some(Format::Sfen),
             "usi" => Some(Format::Usi),
             _ => None,
@@ -114,6 +140,13 @@ impl Format {
     /// Guesses the format of a record from its content.
     pub fn guess(bytes: &[u8]) -> Format {
         let text = text::decode(bytes).0;
+        if text
+            .trim_start_matches('\u{feff}')
+            .trim_start()
+            .starts_with('{')
+        {
+            return Format::Jkf;
+        }
         let mut kif_like = false;
         for line in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
             if line.starts_with("position ") || line.starts_with("setoption ") {
@@ -201,7 +234,9 @@ impl FromStr for Format {
             .into_iter()
             .find(|f| f.as_str() == s.to_ascii_lowercase())
             .ok_or_else(|| {
-                format!("unknown format '{s}' (kif, kifu, ki2, csa, sfen, usi, western, japanese)")
+                format!(
+                    "unknown format '{s}' (kif, kifu, ki2, csa, jkf, sfen, usi, western, japanese)"
+                )
             })
     }
 }
@@ -218,6 +253,7 @@ pub fn read(bytes: &[u8], format: Option<Format>) -> Result<Record, ParseError> 
         Format::Kif | Format::Kifu => kif::read_kif(&text),
         Format::Ki2 => kif::read_ki2(&text),
         Format::Csa => csa::read(&text),
+        Format::Jkf => jkf::read(&text),
         Format::Sfen | Format::Usi => sfen::read(&text),
         Format::Western => notation::read_list(&text, notation::Style::Western),
         Format::Japanese => notation::read_list(&text, notation::Style::Japanese),
@@ -263,6 +299,7 @@ pub fn write(record: &Record, format: Format) -> Result<Vec<u8>, String> {
         Format::Kifu => kif::write_kif(record)?,
         Format::Ki2 => kif::write_ki2(record)?,
         Format::Csa => csa::write(record)?,
+        Format::Jkf => jkf::write(record)?,
         Format::Sfen => sfen::write_sfen(record)?,
         Format::Usi => sfen::write_usi(record)?,
         Format::Western => notation::write_list(record, notation::Style::Western)?,

@@ -1,4 +1,5 @@
-//! The record type: a game's variant, start, moves, result and headers.
+//! The record type: a game's variant, start, moves, result and headers, and
+//! the variations that branch off its moves (a record is a tree).
 
 use banmen_rules::{
     rules_9x9_with, rules_for, AnyRules, Bb128, BitBoard, Color, Game, GameOptions, Outcome,
@@ -242,6 +243,77 @@ pub struct Record {
     pub result: Option<GameResult>,
     /// Players, dates, comments.
     pub headers: Headers,
+    /// The variations that branch off the main line, by ply (`変化：N手` in
+    /// KIF and KI2, `forks` in JKF); the other formats keep the main line only.
+    pub variations: Vec<Variation>,
+}
+
+/// A variation: moves played instead of its parent line's move at `ply`, and
+/// the variations that branch off them in turn.
+///
+/// `ply` (1-based) is at most one past the parent's last move, and then only
+/// when the parent line has a result (the variation is played instead of
+/// resigning, say). Several variations at one ply come in the order the
+/// record lists them.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct Variation {
+    /// The ply of its first move (1-based).
+    pub ply: usize,
+    /// The moves, as USI.
+    pub moves: Vec<String>,
+    /// Seconds spent on each move, where known (empty, or one per move).
+    pub times: Vec<Option<u32>>,
+    /// Comments, each after ply [`Comment::ply`] counted from the start of
+    /// the game (at least `ply`: after this variation's own moves).
+    pub comments: Vec<Comment>,
+    /// How the variation ends, if it does.
+    pub result: Option<GameResult>,
+    /// The variations that branch off this one's moves (each at a ply after
+    /// `ply`).
+    pub variations: Vec<Variation>,
+}
+
+impl Variation {
+    /// The time of the variation's move `i` (0-based).
+    pub fn time(&self, i: usize) -> Option<u32> {
+        self.times.get(i).copied().flatten()
+    }
+}
+
+/// One line of a record's tree, as the writers walk it: the main line or a
+/// variation, with the moves that lead to it.
+#[derive(Clone, Debug)]
+pub(crate) struct LineRef<'a> {
+    /// The moves before `first_ply`, from the start.
+    pub path: Vec<&'a str>,
+    /// Their times.
+    pub path_times: Vec<Option<u32>>,
+    /// The ply of `moves[0]`.
+    pub first_ply: usize,
+    /// Whether this is the main line.
+    pub main: bool,
+    pub moves: &'a [String],
+    pub times: &'a [Option<u32>],
+    pub comments: &'a [Comment],
+    pub result: Option<GameResult>,
+    /// Per move (and one more for the end of the line): whether a variation
+    /// written later branches there, which Kifu for Windows marks with `+`.
+    pub branches: Vec<bool>,
+}
+
+impl LineRef<'_> {
+    /// The time of the line's move `i` (0-based).
+    pub fn time(&self, i: usize) -> Option<u32> {
+        self.times.get(i).copied().flatten()
+    }
+
+    /// The comments after ply `ply`.
+    pub fn comments_at(&self, ply: usize) -> impl Iterator<Item = &str> {
+        self.comments
+            .iter()
+            .filter(move |c| c.ply == ply)
+            .map(|c| c.text.as_str())
+    }
 }
 
 impl Record {
@@ -258,7 +330,48 @@ impl Record {
             times: Vec::new(),
             result: None,
             headers: Headers::default(),
+            variations: Vec::new(),
         }
+    }
+
+    /// The record without its variations: the main line only.
+    pub fn mainline(&self) -> Record {
+        Record {
+            variations: Vec::new(),
+            ..self.clone()
+        }
+    }
+
+    /// Whether the record has variations.
+    pub fn has_variations(&self) -> bool {
+        !self.variations.is_empty()
+    }
+
+    /// The lines of the tree in the order Kifu for Windows and tsshogi write
+    /// them: the main line, then, from each line's last branch back to its
+    /// first, each variation followed by its own variations. A reader that
+    /// takes `変化：N手` back to ply N-1 on the line read last rebuilds the
+    /// same tree from this order.
+    ///
+    /// # Errors
+    /// A variation that does not branch off its parent line (its ply is 0,
+    /// or not after the parent's first move, or past the parent's end, or at
+    /// the end of a line without a result).
+    pub(crate) fn lines(&self) -> Result<Vec<LineRef<'_>>, String> {
+        let mut out = Vec::new();
+        let main = LineRef {
+            path: Vec::new(),
+            path_times: Vec::new(),
+            first_ply: 1,
+            main: true,
+            moves: &self.moves,
+            times: &self.times,
+            comments: &self.headers.comments,
+            result: self.result,
+            branches: Vec::new(),
+        };
+        push_line(main, &self.variations, false, &mut out)?;
+        Ok(out)
     }
 
     /// The rules of a 9x9 record.
@@ -286,30 +399,57 @@ impl Record {
         replay(rules, &self.start, &self.moves)
     }
 
-    /// Checks that the start position and every move are legal, on any board.
+    /// Checks that the start position and every move are legal, on any
+    /// board, in the main line and in every variation.
     ///
     /// # Errors
     /// The first problem.
     pub fn validate(&self) -> Result<(), String> {
-        match rules_for(self.variant, &self.rules).map_err(|e| e.to_string())? {
-            AnyRules::Nine(r) => replay(r, &self.start, &self.moves).map(|_| ()),
-            AnyRules::Seventeen(r) => replay(r, &self.start, &self.moves).map(|_| ()),
+        let any = rules_for(self.variant, &self.rules).map_err(|e| e.to_string())?;
+        for line in self.lines()? {
+            let moves: Vec<String> = line
+                .path
+                .iter()
+                .map(|m| m.to_string())
+                .chain(line.moves.iter().cloned())
+                .collect();
+            let checked = match any {
+                AnyRules::Nine(r) => replay(r, &self.start, &moves).map(|_| ()),
+                AnyRules::Seventeen(r) => replay(r, &self.start, &moves).map(|_| ()),
+            };
+            checked.map_err(|e| {
+                if line.main {
+                    e
+                } else {
+                    format!("the variation at move {}: {e}", line.first_ply)
+                }
+            })?;
         }
+        Ok(())
     }
 
     /// The result the rules give for the moves (checkmate, repetition...), if any.
     pub fn rules_result(&self) -> Option<GameResult> {
-        fn go<B: BitBoard>(rules: &'static Rules<B>, rec: &Record) -> Option<GameResult> {
-            let start = Position::from_sfen(rules, &rec.start, mode_for(rules, &rec.start)).ok()?;
+        self.rules_result_of(&self.moves)
+    }
+
+    /// The result the rules give after `moves` from the record's start.
+    pub(crate) fn rules_result_of<S: AsRef<str>>(&self, moves: &[S]) -> Option<GameResult> {
+        fn go<B: BitBoard, S: AsRef<str>>(
+            rules: &'static Rules<B>,
+            start: &str,
+            moves: &[S],
+        ) -> Option<GameResult> {
+            let start = Position::from_sfen(rules, start, mode_for(rules, start)).ok()?;
             let mut game = Game::new(start, GameOptions::default());
-            for m in &rec.moves {
-                game.play_usi(m).ok()?;
+            for m in moves {
+                game.play_usi(m.as_ref()).ok()?;
             }
             game.outcome().map(GameResult::from)
         }
         match rules_for(self.variant, &self.rules).ok()? {
-            AnyRules::Nine(r) => go(r, self),
-            AnyRules::Seventeen(r) => go(r, self),
+            AnyRules::Nine(r) => go(r, &self.start, moves),
+            AnyRules::Seventeen(r) => go(r, &self.start, moves),
         }
     }
 
@@ -368,6 +508,67 @@ pub(crate) fn replay<B: BitBoard>(
 pub(crate) fn sfen_sans_number(sfen: &str) -> String {
     let fields: Vec<&str> = sfen.split_whitespace().collect();
     fields.iter().take(3).copied().collect::<Vec<_>>().join(" ")
+}
+
+/// Appends `line` (a later sibling of which exists when `sibling_follows`)
+/// and its variations, in Kakinoki order.
+fn push_line<'a>(
+    mut line: LineRef<'a>,
+    variations: &'a [Variation],
+    sibling_follows: bool,
+    out: &mut Vec<LineRef<'a>>,
+) -> Result<(), String> {
+    let end = line.first_ply + line.moves.len();
+    let mut branches = vec![false; line.moves.len() + 1];
+    branches[0] = sibling_follows;
+    for v in variations {
+        if (v.ply <= line.first_ply && !line.main) || v.ply == 0 || v.ply > end {
+            return Err(format!(
+                "a variation at move {} does not branch off its line (moves {} to {})",
+                v.ply,
+                line.first_ply,
+                end - 1
+            ));
+        }
+        if v.ply == end && line.result.is_none() {
+            return Err(format!(
+                "a variation at move {} follows a line that has not ended: it is no branch",
+                v.ply
+            ));
+        }
+        branches[v.ply - line.first_ply] = true;
+    }
+    line.branches = branches;
+    let path_here = line.path.clone();
+    let first_ply = line.first_ply;
+    let own = line.moves;
+    let times_here = line.path_times.clone();
+    let own_times = line.times;
+    out.push(line);
+    // From the last branch back to the first; siblings in their order.
+    let mut order: Vec<usize> = (0..variations.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(variations[i].ply));
+    for (k, &i) in order.iter().enumerate() {
+        let v = &variations[i];
+        let mut path = path_here.clone();
+        path.extend(own[..v.ply - first_ply].iter().map(String::as_str));
+        let mut path_times = times_here.clone();
+        path_times.extend((0..v.ply - first_ply).map(|i| own_times.get(i).copied().flatten()));
+        let follows = order[k + 1..].iter().any(|&j| variations[j].ply == v.ply);
+        let child = LineRef {
+            path,
+            path_times,
+            first_ply: v.ply,
+            main: false,
+            moves: &v.moves,
+            times: &v.times,
+            comments: &v.comments,
+            result: v.result,
+            branches: Vec::new(),
+        };
+        push_line(child, &v.variations, follows, out)?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
 //! Round trips record -> text -> record in every format, for the reference
 //! games, a handicap game and the corpus under tests/data.
 
-use banmen_formats::{read, write, Comment, EndReason, Format, GameResult, Record};
+use banmen_formats::{read, write, Comment, EndReason, Format, GameResult, Record, Variation};
 use banmen_rules::{AnyRules, BitBoard, Color, Move, Position, Rules, SfenMode, VariantName};
 use std::path::PathBuf;
 
@@ -70,12 +70,18 @@ fn expected_after(rec: &Record, f: Format) -> Record {
             e.headers.comments.clear();
             e.times.clear();
         }
-        Format::Ki2 => e.times.clear(),
+        Format::Ki2 => {
+            e.times.clear();
+            clear_times(&mut e.variations);
+        }
         // CSA keeps every header: as a `$` field or a `'key：value` comment.
         _ => {}
     }
-    // CSA and the KIF board diagram have no move number.
-    let diagram = f == Format::Csa
+    if !f.holds_variations() {
+        e.variations.clear();
+    }
+    // CSA, JKF and the KIF board diagram have no move number.
+    let diagram = matches!(f, Format::Csa | Format::Jkf)
         || matches!(f, Format::Kif | Format::Kifu | Format::Ki2)
             && rec.variant == VariantName::Shogi;
     if diagram {
@@ -88,8 +94,22 @@ fn expected_after(rec: &Record, f: Format) -> Record {
     e
 }
 
+/// KI2 has no times, in variations either.
+fn clear_times(variations: &mut [Variation]) {
+    for v in variations {
+        v.times.clear();
+        clear_times(&mut v.variations);
+    }
+}
+
 fn round_trip(name: &str, rec: &Record) {
     for f in Format::ALL {
+        if f == Format::Jkf && !matches!(rec.variant, VariantName::Shogi | VariantName::CannonShogi)
+        {
+            let err = write(rec, f).expect_err("JKF refuses boards other than 9x9");
+            assert!(err.contains("JKF holds 9x9 games only"), "{err}");
+            continue;
+        }
         let bytes = write(rec, f).unwrap_or_else(|e| panic!("{name} {f}: write: {e}"));
         let back = read(&bytes, Some(f)).unwrap_or_else(|e| {
             panic!("{name} {f}: read: {e}\n{}", String::from_utf8_lossy(&bytes))
@@ -754,6 +774,8 @@ fn truncated_and_mangled_inputs_never_panic() {
         "utf8-game.kifu",
         "v22-no-encoding.csa",
         "tsume.kifu",
+        "nested-variations.kifu",
+        "jkf/same_move_minimal.jkf",
     ] {
         inputs.push(data(name));
     }

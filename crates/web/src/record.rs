@@ -149,6 +149,7 @@ pub(crate) async fn export(
                 white: Some(player_name(e.players[Color::White.index()])),
                 ..Headers::default()
             },
+            variations: Vec::new(),
         }
     };
     let bytes = write(&rec, format).map_err(|m| bad(format!("{format}: {m}")))?;
