@@ -8,6 +8,18 @@ use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, N
 
 /// A set of squares. Bits beyond the board's squares may be set by `!`; mask
 /// with the board before counting.
+///
+/// ```
+/// use banmen_rules::{Bb128, BitBoard, Geometry};
+/// let g = Geometry::NINE;
+/// let mut set = Bb128::EMPTY;
+/// set.set(g.parse_square("7g").unwrap());
+/// set.set(g.parse_square("2h").unwrap());
+/// assert_eq!(set.count(), 2);
+/// assert!(set.has(g.parse_square("7g").unwrap()));
+/// // `!` sets all 128 bits; the board has 81.
+/// assert_eq!((!Bb128::EMPTY).count(), 128);
+/// ```
 pub trait BitBoard:
     Copy
     + Eq
@@ -81,7 +93,17 @@ pub trait BitBoard:
     }
 }
 
-/// Iterator over a [`BitBoard`]'s squares.
+/// Iterator over a [`BitBoard`]'s squares, lowest index first (from
+/// [`BitBoard::squares`]).
+///
+/// ```
+/// use banmen_rules::{Bb128, BitBoard, Geometry};
+/// let g = Geometry::NINE;
+/// let set = Bb128::from_square(g.parse_square("2h").unwrap())
+///     | Bb128::from_square(g.parse_square("7g").unwrap());
+/// let names: Vec<String> = set.squares().map(|sq| g.name(sq).to_string()).collect();
+/// assert_eq!(names, ["2h", "7g"]);
+/// ```
 #[derive(Debug, Clone)]
 pub struct Squares<B>(B);
 
@@ -93,7 +115,17 @@ impl<B: BitBoard> Iterator for Squares<B> {
     }
 }
 
-/// 81 squares in one `u128`.
+/// 81 squares in one `u128`: the board type of shogi, cannon shogi and
+/// minishogi.
+///
+/// ```
+/// use banmen_rules::{rules_9x9, Bb128, BitBoard, Color, VariantName};
+/// let rules = rules_9x9(VariantName::Shogi).unwrap();
+/// let board: Bb128 = rules.board_mask();
+/// assert_eq!(board.count(), 81);
+/// assert_eq!(board.0, (1u128 << 81) - 1);
+/// assert_eq!(rules.zone(Color::Black).count(), 27);
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default, Debug)]
 pub struct Bb128(pub u128);
 
@@ -212,6 +244,16 @@ impl BitBoard for Bb128 {
 }
 
 /// Up to 320 squares in five `u64` words (dai dai shogi's 289).
+///
+/// ```
+/// use banmen_rules::{Bb320, BitBoard, Geometry};
+/// let g = Geometry::SEVENTEEN;
+/// let corner = g.parse_square("17q").unwrap();
+/// assert_eq!(corner.index(), 288);
+/// let set = Bb320::from_square(corner);
+/// assert_eq!(set.0[4], 1 << (288 - 4 * 64));
+/// assert_eq!((set.count(), set.lsb()), (1, corner));
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default, Debug)]
 pub struct Bb320(pub [u64; 5]);
 

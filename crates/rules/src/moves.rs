@@ -6,6 +6,21 @@ use crate::square::Square;
 
 /// A move packed in 32 bits: `to` (9 bits), `from` or dropped kind (9 bits),
 /// middle square (9 bits), then flags.
+///
+/// ```
+/// use banmen_rules::{rules_9x9, Move, Position, SfenMode, VariantName};
+/// let rules = rules_9x9(VariantName::Shogi).unwrap();
+/// let g = rules.geometry;
+/// let pos = Position::from_sfen(rules, "4k4/9/9/9/9/9/9/9/4K4 b G 1", SfenMode::Strict).unwrap();
+/// let king_up = pos.parse_move("5i5h").unwrap();
+/// let (from, to) = (g.parse_square("5i").unwrap(), g.parse_square("5h").unwrap());
+/// assert_eq!(king_up, Move::board(from, to, false));
+/// assert_eq!((king_up.from(), king_up.to(), king_up.is_drop()), (Some(from), to, false));
+/// let drop = pos.parse_move("G*5b").unwrap();
+/// assert_eq!(drop.dropped(), rules.kind_by_code("G"));
+/// assert_eq!(drop.from(), None);
+/// assert_eq!(pos.move_to_usi(drop), "G*5b");
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default, PartialOrd, Ord)]
 pub struct Move(u32);
 

@@ -3,6 +3,15 @@
 use std::ops::Not;
 
 /// A side. Black (sente) moves first in an even game.
+///
+/// ```
+/// use banmen_rules::{rules_9x9, Color, Position, SfenMode, VariantName};
+/// let rules = rules_9x9(VariantName::Shogi).unwrap();
+/// let pos = Position::from_sfen(rules, "startpos", SfenMode::Strict).unwrap();
+/// assert_eq!(pos.side_to_move(), Color::Black);
+/// assert_eq!(!Color::Black, Color::White);
+/// assert_eq!((Color::White.sfen_char(), Color::White.index()), ('w', 1));
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
 pub enum Color {
     /// Sente, upper case in SFEN.
@@ -48,7 +57,18 @@ impl Not for Color {
 
 /// A piece kind within a variant: one of its base types or a promoted form.
 /// Base types come first, in the variant's listing order (which is also the
-/// SFEN hand order); promoted kinds follow.
+/// SFEN hand order); promoted kinds follow. [`Rules::kind`](crate::Rules::kind)
+/// tells what a kind is.
+///
+/// ```
+/// use banmen_rules::{rules_9x9, VariantName};
+/// let rules = rules_9x9(VariantName::Shogi).unwrap();
+/// let pawn = rules.kind_by_code("P").unwrap();
+/// assert!(pawn.index() < rules.n_base);
+/// let tokin = rules.kind(pawn).promotes_to.unwrap();
+/// assert!(tokin.index() >= rules.n_base);
+/// assert_eq!(rules.kind(tokin).name, "tokin");
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
 pub struct Kind(pub u8);
 
@@ -61,6 +81,16 @@ impl Kind {
 }
 
 /// A piece on the board: a colour and a kind.
+///
+/// ```
+/// use banmen_rules::{rules_9x9, Color, Piece, Position, SfenMode, VariantName};
+/// let rules = rules_9x9(VariantName::Shogi).unwrap();
+/// let pos = Position::from_sfen(rules, "startpos", SfenMode::Strict).unwrap();
+/// let rook = rules.kind_by_code("R").unwrap();
+/// let on_2h = pos.piece_at(rules.geometry.parse_square("2h").unwrap());
+/// assert_eq!(on_2h, Some(Piece { color: Color::Black, kind: rook }));
+/// assert_eq!(pos.token(Piece { color: Color::White, kind: rook }), "r");
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Piece {
     /// Owner.

@@ -8,6 +8,15 @@
 use std::fmt;
 
 /// A square index on a board of some [`Geometry`].
+///
+/// ```
+/// use banmen_rules::{Geometry, Square};
+/// let g = Geometry::NINE;
+/// // Column-major: (file - 1) * ranks + rank index.
+/// let sq = g.parse_square("7g").unwrap();
+/// assert_eq!(sq, Square(6 * 9 + 6));
+/// assert_eq!((g.file(sq), g.rank(sq), sq.index()), (7, 6, 60));
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Default)]
 pub struct Square(pub u16);
 
@@ -20,6 +29,15 @@ impl Square {
 }
 
 /// The shape of a board: files (columns) by ranks (rows).
+///
+/// ```
+/// use banmen_rules::Geometry;
+/// let g = Geometry::SEVENTEEN;
+/// assert_eq!(g.squares(), 289);
+/// assert_eq!(g.square(17, 16), g.parse_square("17q"));
+/// assert_eq!(g.square(18, 0), None);
+/// assert_eq!(Geometry::FIVE.all().count(), 25);
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Geometry {
     /// Number of files (5, 9 or 17).
@@ -121,7 +139,15 @@ impl Geometry {
     }
 }
 
-/// A square's printable name.
+/// A square's printable name, from [`Geometry::name`].
+///
+/// ```
+/// use banmen_rules::Geometry;
+/// let g = Geometry::SEVENTEEN;
+/// let sq = g.square(12, 10).unwrap();
+/// assert_eq!(g.name(sq).to_string(), "12k");
+/// assert_eq!(g.parse_square(&g.name(sq).to_string()), Some(sq));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SquareName {
     file: u8,
