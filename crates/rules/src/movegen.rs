@@ -13,6 +13,17 @@ use crate::rules::{ClassInfo, NO_DIRECTION, OPPOSITE};
 use crate::square::Square;
 
 /// A list of moves; reuse one across calls to avoid allocation.
+///
+/// ```
+/// use banmen_rules::{rules_9x9, MoveList, Position, SfenMode, VariantName};
+/// let rules = rules_9x9(VariantName::Shogi).unwrap();
+/// let pos = Position::from_sfen(rules, "startpos", SfenMode::Strict).unwrap();
+/// let mut list = MoveList::with_capacity(600);
+/// pos.legal_moves_into(&mut list);
+/// assert_eq!(list.len(), 30);
+/// pos.after(list[0]).legal_moves_into(&mut list); // cleared, then refilled
+/// assert_eq!(list.len(), 30);
+/// ```
 pub type MoveList = Vec<Move>;
 
 /// Where generated moves go: a list, or a counter (bulk counting for perft:

@@ -13,7 +13,17 @@ pub const MAX_HAND_KINDS: usize = 16;
 /// Hand counts with distinct hash keys (counts wrap beyond; no game has 64 of a kind).
 pub(crate) const HAND_KEYS: usize = 64;
 
-/// Counts of pieces in hand per base kind.
+/// Counts of pieces in hand per base kind (index: [`Kind::index`]).
+///
+/// ```
+/// use banmen_rules::{rules_9x9, Color, Hand, Position, SfenMode, VariantName};
+/// let rules = rules_9x9(VariantName::Shogi).unwrap();
+/// let pos = Position::from_sfen(rules, "4k4/9/9/9/9/9/9/9/4K4 b 2Gp 1", SfenMode::Strict).unwrap();
+/// let gold = rules.kind_by_code("G").unwrap();
+/// let black: &Hand = pos.hand(Color::Black);
+/// assert_eq!(black[gold.index()], 2);
+/// assert_eq!(pos.hand(Color::White).iter().sum::<u8>(), 1);
+/// ```
 pub type Hand = [u8; MAX_HAND_KINDS];
 
 /// Sets kept up to date by make/unmake for the plain-slider path (standard
@@ -30,6 +40,19 @@ pub(crate) struct KindSets<B> {
 pub(crate) const MAX_SETS: usize = 16;
 
 /// What [`Position::make_move`] returns so that [`Position::unmake_move`] can undo it.
+///
+/// ```
+/// use banmen_rules::{rules_9x9, Position, SfenMode, Undo, VariantName};
+/// let rules = rules_9x9(VariantName::Shogi).unwrap();
+/// let sfen = "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3";
+/// let mut pos = Position::from_sfen(rules, sfen, SfenMode::Strict).unwrap();
+/// let before = pos.hash();
+/// let takes = pos.parse_move("8h2b+").unwrap();
+/// let undo: Undo = pos.make_move(takes);
+/// assert_eq!(pos.to_sfen(), "lnsgkgsnl/1r5+B1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/7R1/LNSGKGSNL w B 4");
+/// pos.unmake_move(takes, undo);
+/// assert_eq!((pos.to_sfen(), pos.hash()), (sfen.to_string(), before));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Undo {
     captured: u8,
@@ -38,7 +61,22 @@ pub struct Undo {
     hash: u64,
 }
 
-/// A validated position of some variant.
+/// A validated position of some variant: built from SFEN or a
+/// [`Setup`](crate::Setup), it generates legal moves, makes and unmakes them, and
+/// answers questions about check, attacks and hands. `B` is the board's
+/// bitset: [`Bb128`](crate::Bb128) up to 81 squares, [`Bb320`](crate::Bb320)
+/// for dai dai shogi's 289.
+///
+/// ```
+/// use banmen_rules::{rules_9x9, Color, Position, SfenMode, VariantName};
+/// let rules = rules_9x9(VariantName::MiniShogi).unwrap();
+/// let pos = Position::from_sfen(rules, "startpos", SfenMode::Strict).unwrap();
+/// assert_eq!(pos.to_sfen(), "rbsgk/4p/5/P4/KGSBR b - 1");
+/// assert_eq!(pos.side_to_move(), Color::Black);
+/// assert!(!pos.in_check());
+/// assert_eq!(pos.legal_moves().len(), 14);
+/// assert_eq!(pos.king_square(Color::White), rules.geometry.parse_square("1a"));
+/// ```
 #[derive(Clone)]
 pub struct Position<B: BitBoard> {
     pub(crate) rules: &'static Rules<B>,

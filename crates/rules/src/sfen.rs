@@ -10,6 +10,17 @@ use crate::square::Square;
 use std::fmt;
 
 /// How strictly to check a position.
+///
+/// ```
+/// use banmen_rules::{rules_9x9, Color, Position, SfenMode, SfenProblem, VariantName};
+/// let rules = rules_9x9(VariantName::Shogi).unwrap();
+/// let tsume = "4k4/9/4P4/9/9/9/9/9/9 b G 1"; // the attacker has no king
+/// let err = Position::from_sfen(rules, tsume, SfenMode::Strict).unwrap_err();
+/// assert_eq!(err.problems, [SfenProblem::MissingKing(Color::Black)]);
+/// let pos = Position::from_sfen(rules, tsume, SfenMode::Tsume).unwrap();
+/// let rook = rules.kind_by_code("R").unwrap();
+/// assert_eq!(pos.hand_count(Color::White, rook), 2); // the rest go to the defender
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum SfenMode {
     /// Game positions: both kings present, no impossible counts.
@@ -21,6 +32,16 @@ pub enum SfenMode {
 }
 
 /// One thing wrong with an SFEN.
+///
+/// ```
+/// use banmen_rules::{rules_9x9, Color, Position, SfenMode, SfenProblem, VariantName};
+/// let rules = rules_9x9(VariantName::Shogi).unwrap();
+/// let nifu = "4k4/9/9/9/9/9/4P4/4P4/4K4 b - 1";
+/// let err = Position::from_sfen(rules, nifu, SfenMode::Strict).unwrap_err();
+/// let problem = SfenProblem::TwoPawns { color: Color::Black, file: 5 };
+/// assert_eq!(err.problems, [problem.clone()]);
+/// assert_eq!(problem.to_string(), "black has two unpromoted pawns on file 5 (nifu)");
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SfenProblem {
     /// Not four space-separated fields.
@@ -118,6 +139,15 @@ impl fmt::Display for SfenProblem {
 }
 
 /// An SFEN that was refused, with every reason.
+///
+/// ```
+/// use banmen_rules::{rules_9x9, Color, Position, SfenError, SfenMode, SfenProblem, VariantName};
+/// let rules = rules_9x9(VariantName::Shogi).unwrap();
+/// let err: SfenError = Position::from_sfen(rules, "9/9/9/9/9/9/9/9/9 x - 1", SfenMode::Strict).unwrap_err();
+/// assert_eq!(err.problems[0], SfenProblem::BadSide("x".into()));
+/// assert!(err.problems.contains(&SfenProblem::MissingKing(Color::White)));
+/// assert!(err.to_string().starts_with("invalid SFEN: side to move must be 'b' or 'w'"));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SfenError {
     /// Every problem found, in the order found.
