@@ -10,6 +10,15 @@ use std::fmt;
 use std::str::FromStr;
 
 /// The declaration (nyūgyoku) rule for play between programs (USI `EnteringKingRule`).
+///
+/// ```
+/// use banmen_rules::EnteringKingRule;
+/// let rule: EnteringKingRule = "CSARule27".parse().unwrap();
+/// assert_eq!(rule, EnteringKingRule::CsaRule27);
+/// assert_eq!(rule.as_str(), "CSARule27");
+/// assert_eq!(EnteringKingRule::default(), EnteringKingRule::NoEnteringKing);
+/// assert!("CSARule28".parse::<EnteringKingRule>().is_err());
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum EnteringKingRule {
     /// No declaration.
@@ -52,6 +61,17 @@ impl FromStr for EnteringKingRule {
 }
 
 /// Options of a game beyond the variant's rules.
+///
+/// ```
+/// use banmen_rules::{rules_9x9, Game, GameOptions, Outcome, Position, Reason, SfenMode, VariantName};
+/// let rules = rules_9x9(VariantName::Shogi).unwrap();
+/// let start = Position::from_sfen(rules, "startpos", SfenMode::Strict).unwrap();
+/// let options = GameOptions { max_plies: Some(2), ..GameOptions::default() };
+/// let mut game = Game::new(start, options);
+/// game.play_usi("7g7f").unwrap();
+/// game.play_usi("3c3d").unwrap();
+/// assert_eq!(game.outcome(), Some(Outcome { winner: None, reason: Reason::MaxMoves }));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct GameOptions {
     /// The declaration rule.
@@ -61,6 +81,17 @@ pub struct GameOptions {
 }
 
 /// Why a game ended.
+///
+/// ```
+/// use banmen_rules::{rules_9x9, Color, Game, GameOptions, Position, Reason, SfenMode, VariantName};
+/// let rules = rules_9x9(VariantName::Shogi).unwrap();
+/// let start = Position::from_sfen(rules, "startpos", SfenMode::Strict).unwrap();
+/// let mut game = Game::new(start, GameOptions::default());
+/// game.resign(Color::White);
+/// let reason = game.outcome().unwrap().reason;
+/// assert_eq!(reason, Reason::Resignation);
+/// assert_eq!(reason.to_string(), "resignation");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Reason {
     /// The loser is in check with no legal move.
@@ -114,6 +145,18 @@ impl fmt::Display for Reason {
 }
 
 /// How a game ended: the winner (`None` for a draw) and why.
+///
+/// ```
+/// use banmen_rules::{rules_9x9, Color, Game, GameOptions, Outcome, Position, Reason, SfenMode, VariantName};
+/// let rules = rules_9x9(VariantName::Shogi).unwrap();
+/// // A pawn on 5c guards 5b: a gold dropped there mates.
+/// let start = Position::from_sfen(rules, "4k4/9/4P4/9/9/9/9/9/4K4 b G 1", SfenMode::Strict).unwrap();
+/// let mut game = Game::new(start, GameOptions::default());
+/// assert_eq!(game.outcome(), None);
+/// game.play_usi("G*5b").unwrap();
+/// let mate = Outcome { winner: Some(Color::Black), reason: Reason::Checkmate };
+/// assert_eq!(game.outcome(), Some(mate));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Outcome {
     /// The winner, or `None` for a draw.
@@ -123,6 +166,17 @@ pub struct Outcome {
 }
 
 /// A move that could not be added to a game.
+///
+/// ```
+/// use banmen_rules::game::GameError;
+/// use banmen_rules::{rules_9x9, Color, Game, GameOptions, MoveError, Position, SfenMode, VariantName};
+/// let rules = rules_9x9(VariantName::Shogi).unwrap();
+/// let start = Position::from_sfen(rules, "startpos", SfenMode::Strict).unwrap();
+/// let mut game = Game::new(start, GameOptions::default());
+/// assert!(matches!(game.play_usi("7g7e"), Err(GameError::Move(MoveError::Illegal(_)))));
+/// game.resign(Color::Black);
+/// assert!(matches!(game.play_usi("7g7f"), Err(GameError::GameOver(_))));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum GameError {
     /// The game is already over.
@@ -145,7 +199,21 @@ impl fmt::Display for GameError {
 
 impl std::error::Error for GameError {}
 
-/// A game in progress or finished.
+/// A game in progress or finished: a start position, the moves played, and
+/// the outcome once the rules (mate, repetition, declaration...) end it.
+///
+/// ```
+/// use banmen_rules::{rules_9x9, Game, GameOptions, Position, SfenMode, VariantName};
+/// let rules = rules_9x9(VariantName::Shogi).unwrap();
+/// let start = Position::from_sfen(rules, "startpos", SfenMode::Strict).unwrap();
+/// let mut game = Game::new(start, GameOptions::default());
+/// let m = game.play_usi("7g7f").unwrap();
+/// assert_eq!(game.moves(), [m]);
+/// assert_eq!(game.position().to_sfen(), game.start().after(m).to_sfen());
+/// assert_eq!(game.undo(), Some(m));
+/// assert_eq!(game.position(), game.start());
+/// assert_eq!(game.outcome(), None);
+/// ```
 #[derive(Clone, Debug)]
 pub struct Game<B: BitBoard> {
     start: Position<B>,
