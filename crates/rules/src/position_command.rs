@@ -7,6 +7,16 @@ use crate::rules::Rules;
 use std::fmt;
 
 /// Where a `position` line starts.
+///
+/// ```
+/// use banmen_rules::{rules_9x9, PositionCommand, StartPosition, VariantName};
+/// let rules = rules_9x9(VariantName::MiniShogi).unwrap();
+/// let c = PositionCommand::parse("position startpos").unwrap();
+/// assert_eq!(c.start, StartPosition::Startpos);
+/// assert_eq!(c.sfen(rules), "rbsgk/4p/5/P4/KGSBR b - 1");
+/// let c = PositionCommand::parse("position sfen 4k/5/5/5/K4 b - 1").unwrap();
+/// assert_eq!(c.start, StartPosition::Sfen("4k/5/5/5/K4 b - 1".into()));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum StartPosition {
     /// `startpos`: the game's even start position.
@@ -35,6 +45,14 @@ pub struct PositionCommand {
 }
 
 /// Why a `position` line could not be read.
+///
+/// ```
+/// use banmen_rules::{PositionCommand, PositionCommandError};
+/// assert_eq!(PositionCommand::parse("position"), Err(PositionCommandError::Empty));
+/// let err = PositionCommand::parse("startpos 7g7f").unwrap_err();
+/// assert_eq!(err, PositionCommandError::NotMoves("7g7f".into()));
+/// assert_eq!(err.to_string(), "expected 'moves', not '7g7f'");
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PositionCommandError {
     /// Nothing after `position`.

@@ -10,6 +10,14 @@ use std::fmt;
 use std::str::FromStr;
 
 /// A square as written: file number and rank letter, not yet checked against a board.
+///
+/// ```
+/// use banmen_rules::usi::UsiSquare;
+/// use banmen_rules::UsiMove;
+/// let Ok(UsiMove::Drop { to, .. }) = "P*12k".parse::<UsiMove>() else { panic!() };
+/// assert_eq!(to, UsiSquare { file: 12, rank: 10 });
+/// assert_eq!(to.to_string(), "12k");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct UsiSquare {
     /// File number (1..=99).
@@ -24,7 +32,21 @@ impl fmt::Display for UsiSquare {
     }
 }
 
-/// The grammar of a USI move, independent of any position.
+/// The grammar of a USI move, independent of any position;
+/// [`UsiMove::to_move`] then checks it against one.
+///
+/// ```
+/// use banmen_rules::usi::UsiSquare;
+/// use banmen_rules::{rules_9x9, Position, SfenMode, UsiMove, VariantName};
+/// let usi: UsiMove = "8h2b+".parse().unwrap();
+/// let (from, to) = (UsiSquare { file: 8, rank: 7 }, UsiSquare { file: 2, rank: 1 });
+/// assert_eq!(usi, UsiMove::Normal { from, to, promote: true });
+/// assert!(matches!("9i8h9g".parse(), Ok(UsiMove::Double { .. })));
+/// let rules = rules_9x9(VariantName::Shogi).unwrap();
+/// let pos = Position::from_sfen(rules, "startpos", SfenMode::Strict).unwrap();
+/// let m = "7g7f".parse::<UsiMove>().unwrap().to_move(&pos).unwrap();
+/// assert_eq!(pos.move_to_usi(m), "7g7f");
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum UsiMove {
     /// `7g7f`, `8h2b+`.
@@ -71,6 +93,13 @@ pub enum UsiMove {
 }
 
 /// Text that is not a USI move at all.
+///
+/// ```
+/// use banmen_rules::{UsiMove, UsiSyntaxError};
+/// let err = "7g".parse::<UsiMove>().unwrap_err();
+/// assert_eq!(err, UsiSyntaxError("7g".into()));
+/// assert!("p*5e".parse::<UsiMove>().is_err()); // drops are upper case
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct UsiSyntaxError(pub String);
 
@@ -191,6 +220,17 @@ impl fmt::Display for UsiMove {
 }
 
 /// Why a well-formed move is not legal here.
+///
+/// ```
+/// use banmen_rules::{rules_9x9, IllegalMove, Position, SfenMode, UsiMove, VariantName};
+/// let rules = rules_9x9(VariantName::Shogi).unwrap();
+/// let pos = Position::from_sfen(rules, "startpos", SfenMode::Strict).unwrap();
+/// let why = |text: &str| text.parse::<UsiMove>().unwrap().to_move(&pos).unwrap_err();
+/// assert_eq!(why("3c3d"), IllegalMove::NotYourPiece("3c".into()));
+/// assert_eq!(why("7g7e"), IllegalMove::CannotMoveThere);
+/// assert_eq!(why("7g7f+"), IllegalMove::CannotPromote);
+/// assert_eq!(why("P*5e"), IllegalMove::NotInHand("pawn".into()));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum IllegalMove {
     /// A square is not on this board.
@@ -253,7 +293,18 @@ impl fmt::Display for IllegalMove {
 
 impl std::error::Error for IllegalMove {}
 
-/// A move text that could not be played: bad syntax or illegal.
+/// A move text that could not be played: bad syntax or illegal
+/// ([`Position::parse_move`]).
+///
+/// ```
+/// use banmen_rules::{rules_9x9, IllegalMove, MoveError, Position, SfenMode, VariantName};
+/// let rules = rules_9x9(VariantName::Shogi).unwrap();
+/// let pos = Position::from_sfen(rules, "startpos", SfenMode::Strict).unwrap();
+/// assert!(matches!(pos.parse_move("7g-7f"), Err(MoveError::Syntax(_))));
+/// let err = pos.parse_move("5e5d").unwrap_err();
+/// assert_eq!(err, MoveError::Illegal(IllegalMove::EmptySquare("5e".into())));
+/// assert_eq!(err.to_string(), "illegal move: no piece on 5e");
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MoveError {
     /// Not a move at all.
