@@ -12,6 +12,18 @@
 use std::fmt;
 
 /// Whether a movement may go to an empty square, capture, or both.
+///
+/// ```
+/// use banmen_rules::movement::{parse_betza, Atom, Modality};
+/// // The gold cannon: slides without capturing, captures by hopping.
+/// let atoms = parse_betza("mRcpR").unwrap();
+/// assert!(atoms.iter().all(|a| match a {
+///     Atom::Slide { modality, .. } => *modality == Modality::MoveOnly,
+///     Atom::Hop { modality, .. } => *modality == Modality::CaptureOnly,
+///     _ => false,
+/// }));
+/// assert!(Modality::MoveOnly.moves() && !Modality::MoveOnly.captures());
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum Modality {
     /// Move or capture.
@@ -33,7 +45,15 @@ impl Modality {
     }
 }
 
-/// One kind of movement along one vector.
+/// One kind of movement along one vector, as [`parse_betza`] reads it.
+///
+/// ```
+/// use banmen_rules::movement::{parse_betza, Atom, Modality};
+/// let knight = parse_betza("ffN").unwrap();
+/// assert_eq!(knight.len(), 2);
+/// assert!(knight.contains(&Atom::Leap { dx: 1, dy: 2, modality: Modality::Both }));
+/// assert_eq!(parse_betza("[lion]").unwrap(), [Atom::Lion]);
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum Atom {
     /// Jump straight to `(dx, dy)`, whatever stands between.
@@ -86,6 +106,12 @@ pub enum Atom {
 }
 
 /// A Betza string that could not be read.
+///
+/// ```
+/// use banmen_rules::movement::{parse_betza, BetzaError};
+/// let err: BetzaError = parse_betza("fZ").unwrap_err();
+/// assert_eq!(err.to_string(), "bad Betza movement: unknown atom 'Z' in 'fZ'");
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BetzaError(pub String);
 

@@ -31,7 +31,18 @@ pub(crate) const OPPOSITE: [usize; 8] = [1, 0, 3, 2, 7, 6, 5, 4];
 /// [`Rules::direction`] entry for squares not on one line.
 pub(crate) const NO_DIRECTION: u8 = 8;
 
-/// Facts about one piece kind.
+/// Facts about one piece kind, base or promoted ([`Rules::kind`]).
+///
+/// ```
+/// use banmen_rules::{rules_9x9, KindInfo, VariantName};
+/// let rules = rules_9x9(VariantName::Shogi).unwrap();
+/// let rook = rules.kind_by_code("R").unwrap();
+/// let dragon: &KindInfo = rules.kind(rules.kind(rook).promotes_to.unwrap());
+/// assert_eq!((dragon.code.as_str(), dragon.name, dragon.western.as_str()), ("+R", "dragon", "+R"));
+/// assert_eq!((dragon.names.japanese, dragon.names.csa), ("龍", Some("RY")));
+/// assert!(dragon.promoted && !dragon.royal);
+/// assert_eq!((dragon.base, dragon.impasse_points), (rook, 5));
+/// ```
 #[derive(Clone, Debug)]
 pub struct KindInfo {
     /// SFEN token: `P`, `+P`, `LN`, `+LN`.
@@ -94,7 +105,20 @@ pub(crate) struct ClassInfo<B> {
     pub dead: B,
 }
 
-/// Attack tables for one variant on one board type.
+/// Attack tables for one variant on one board type, with the variant and
+/// its kinds. Get one from [`rules_9x9`], [`rules_9x9_with`],
+/// [`rules_17x17_with`] or [`rules_for`], which compile each rule set once.
+///
+/// ```
+/// use banmen_rules::{rules_9x9, Bb128, BitBoard, Color, Geometry, VariantName};
+/// let rules = rules_9x9(VariantName::Shogi).unwrap();
+/// assert_eq!(rules.geometry, Geometry::NINE);
+/// assert_eq!((rules.n_base, rules.kind_count()), (8, 14));
+/// let rook = rules.kind_by_code("R").unwrap();
+/// let center = rules.geometry.parse_square("5e").unwrap();
+/// let on_empty_board = rules.attacks(Color::Black, rook, center, Bb128::EMPTY);
+/// assert_eq!(on_empty_board.count(), 16);
+/// ```
 #[derive(Debug)]
 pub struct Rules<B: BitBoard> {
     /// The variant these tables were made from.
@@ -946,7 +970,16 @@ pub fn rules_17x17_with(
     cached(&CACHE_17, &[Geometry::SEVENTEEN], name, options)
 }
 
-/// A game's compiled rules on the board type it needs.
+/// A game's compiled rules on the board type it needs, from [`rules_for`].
+///
+/// ```
+/// use banmen_rules::{rules_for, AnyRules, Geometry, VariantName};
+/// let Ok(AnyRules::Nine(mini)) = rules_for(VariantName::MiniShogi, "") else { panic!() };
+/// assert_eq!(mini.geometry, Geometry::FIVE);
+/// let Ok(AnyRules::Nine(cannon)) = rules_for(VariantName::CannonShogi, "flying-cannon=leap") else { panic!() };
+/// assert_eq!(cannon.variant.name, VariantName::CannonShogi);
+/// assert!(rules_for(VariantName::DaiDaiShogi, "no-such-option=on").is_err());
+/// ```
 #[derive(Clone, Copy, Debug)]
 pub enum AnyRules {
     /// Up to 81 squares: shogi, cannon shogi, minishogi.

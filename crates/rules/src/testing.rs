@@ -2,6 +2,13 @@
 
 /// A small deterministic random number generator (xorshift64*): random games
 /// that are the same on every run, without a dependency.
+///
+/// ```
+/// use banmen_rules::testing::XorShift;
+/// let (mut a, mut b) = (XorShift::new(7), XorShift::new(7));
+/// assert_eq!(a.next_u64(), b.next_u64());
+/// assert!((0..100).all(|_| a.below(6) < 6));
+/// ```
 #[derive(Clone, Debug)]
 pub struct XorShift(u64);
 

@@ -5,6 +5,15 @@
 use super::{Handicap, PieceNames, PieceType, PromotedForm, Variant, VariantName};
 
 /// How the flying (promoted) cannons move: `flying-cannon=hop|leap`.
+///
+/// ```
+/// use banmen_rules::{FlyingCannon, Variant, VariantName};
+/// assert_eq!(FlyingCannon::default(), FlyingCannon::Hop);
+/// let flying_gold = |v: &Variant| v.pieces.iter().find(|p| p.code == "U").unwrap().promoted.clone().unwrap().betza;
+/// let leap = Variant::with_rules(VariantName::CannonShogi, "flying-cannon=leap").unwrap();
+/// assert_eq!(flying_gold(&leap), "mRpRFA");
+/// assert_eq!(flying_gold(&Variant::get(VariantName::CannonShogi).unwrap()), "mRpRmFpB2");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum FlyingCannon {
     /// The prose reading, Fairy-Stockfish's since 2024: `mRpRmFpB2` / `mBpBmWpR2`.

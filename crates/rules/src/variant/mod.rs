@@ -18,7 +18,16 @@ use crate::square::Geometry;
 use std::fmt;
 use std::str::FromStr;
 
-/// A base piece type of a variant.
+/// A base piece type of a variant, declared by its movement.
+///
+/// ```
+/// use banmen_rules::variant::PieceType;
+/// use banmen_rules::Variant;
+/// let shogi = Variant::standard();
+/// let knight: &PieceType = shogi.pieces.iter().find(|p| p.code == "N").unwrap();
+/// assert_eq!((knight.name, knight.betza, knight.names.japanese), ("knight", "ffN", "桂"));
+/// assert!(knight.promoted.is_some() && !knight.royal);
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PieceType {
     /// SFEN letters, upper case (`P`, `LN`).
@@ -41,6 +50,15 @@ pub struct PieceType {
 }
 
 /// A promoted form of a base type.
+///
+/// ```
+/// use banmen_rules::variant::PromotedForm;
+/// use banmen_rules::Variant;
+/// let shogi = Variant::standard();
+/// let rook = shogi.pieces.iter().find(|p| p.code == "R").unwrap();
+/// let dragon: &PromotedForm = rook.promoted.as_ref().unwrap();
+/// assert_eq!((dragon.name, dragon.betza, dragon.names.japanese), ("dragon", "RF", "龍"));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PromotedForm {
     /// English name.
@@ -52,6 +70,16 @@ pub struct PromotedForm {
 }
 
 /// When pieces promote.
+///
+/// ```
+/// use banmen_rules::variant::PromotionRule;
+/// use banmen_rules::{Variant, VariantName};
+/// assert_eq!(Variant::standard().promotion, PromotionRule::Zone { depth: 3 });
+/// let mini = Variant::get(VariantName::MiniShogi).unwrap();
+/// assert_eq!(mini.promotion, PromotionRule::Zone { depth: 1 });
+/// let dai_dai = Variant::get(VariantName::DaiDaiShogi).unwrap();
+/// assert_eq!(dai_dai.promotion, PromotionRule::OnCapture);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PromotionRule {
     /// Optional on a move that starts or ends within `depth` ranks of the far side.
@@ -64,6 +92,16 @@ pub enum PromotionRule {
 }
 
 /// A named handicap start position.
+///
+/// ```
+/// use banmen_rules::{rules_9x9, Handicap, Position, SfenMode, Variant, VariantName};
+/// let shogi = Variant::standard();
+/// let rook: &Handicap = shogi.handicap("rook").unwrap();
+/// assert_eq!(shogi.handicap("飛車落ち"), Some(rook));
+/// let rules = rules_9x9(VariantName::Shogi).unwrap();
+/// let pos = Position::from_sfen(rules, rook.sfen, SfenMode::Strict).unwrap();
+/// assert_eq!(pos.to_sfen(), rook.sfen);
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Handicap {
     /// The name used on the command line and in the API (`rook`, `two-pieces`).
@@ -78,6 +116,14 @@ pub struct Handicap {
 ///
 /// The default is standard shogi: the game that USI, KIF and CSA mean when
 /// they name none.
+///
+/// ```
+/// use banmen_rules::VariantName;
+/// let name: VariantName = "daidaishogi".parse().unwrap();
+/// assert_eq!(name, VariantName::DaiDaiShogi);
+/// assert_eq!((name.as_str(), name.title()), ("daidaishogi", "dai dai shogi"));
+/// assert_eq!(VariantName::default(), VariantName::Shogi);
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum VariantName {
     /// Standard shogi (`shogi`).
@@ -134,6 +180,14 @@ impl fmt::Display for VariantName {
 }
 
 /// An unknown game name.
+///
+/// ```
+/// use banmen_rules::variant::UnknownVariant;
+/// use banmen_rules::VariantName;
+/// let err = "chess".parse::<VariantName>().unwrap_err();
+/// assert_eq!(err, UnknownVariant("chess".into()));
+/// assert!(err.to_string().starts_with("unknown variant 'chess'"));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct UnknownVariant(pub String);
 
@@ -162,7 +216,21 @@ impl FromStr for VariantName {
     }
 }
 
-/// A complete description of one game.
+/// A complete description of one game: the board, the pieces by their
+/// movement, and the switches that set it apart. [`Rules::new`](crate::Rules::new)
+/// compiles it into tables.
+///
+/// ```
+/// use banmen_rules::{Geometry, Variant, VariantName};
+/// let shogi = Variant::standard();
+/// let cannon = Variant::get(VariantName::CannonShogi).unwrap();
+/// assert_eq!((shogi.geometry, shogi.pieces.len()), (Geometry::NINE, 8));
+/// // Cannon shogi: standard shogi with more pieces and three switches.
+/// assert_eq!(cannon.pieces.len(), 12);
+/// assert!(shogi.nifu && !cannon.nifu);
+/// assert!(shogi.pawn_drop_mate_illegal && !cannon.pawn_drop_mate_illegal);
+/// assert_eq!((shogi.impasse_threshold, cannon.impasse_threshold), (Some(24), Some(38)));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Variant {
     /// The game's name.

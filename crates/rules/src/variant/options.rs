@@ -6,6 +6,13 @@ use super::{Variant, VariantName};
 use std::fmt;
 
 /// Rule options that could not be applied.
+///
+/// ```
+/// use banmen_rules::{rules_9x9_with, RulesError, VariantName};
+/// let err: RulesError = rules_9x9_with(VariantName::CannonShogi, "flying-cannon=fly").unwrap_err();
+/// assert_eq!(err.to_string(), "flying-cannon must be 'hop' (default) or 'leap', not 'fly'");
+/// assert!(rules_9x9_with(VariantName::DaiDaiShogi, "").is_err()); // not a 9x9 game
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RulesError(pub String);
 
@@ -19,6 +26,13 @@ impl std::error::Error for RulesError {}
 
 /// A rule option of a game: its key and the values it takes, the default
 /// first (`flying-cannon`: `hop`, `leap`).
+///
+/// ```
+/// use banmen_rules::{RuleOption, VariantName};
+/// let option: &RuleOption = &VariantName::CannonShogi.rule_options()[0];
+/// assert_eq!((option.key, option.values), ("flying-cannon", &["hop", "leap"][..]));
+/// assert_eq!(option.default_value(), Some("hop"));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RuleOption {
     /// The key, as `--rules` writes it.
@@ -40,6 +54,15 @@ impl RuleOption {
 }
 
 /// A named rule set of a game, as the `--rules` argument writes it.
+///
+/// ```
+/// use banmen_rules::{rules_9x9_with, Preset, VariantName};
+/// let presets: &[Preset] = VariantName::CannonShogi.presets();
+/// assert_eq!(presets[1], Preset::new("flying-cannon=leap", "flying cannon: leap"));
+/// for preset in presets {
+///     assert!(rules_9x9_with(VariantName::CannonShogi, preset.rules).is_ok());
+/// }
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Preset {
     /// The `--rules` text (empty: the default rules).
