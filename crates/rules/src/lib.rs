@@ -4,6 +4,14 @@
 //! a [`Position`] follows one set of rules and generates legal moves, makes and
 //! unmakes them, and reads and writes SFEN and USI moves. No I/O.
 //!
+//! Where to start: [`rules_9x9`], [`rules_17x17_with`] or [`rules_for`] (any
+//! game, [`AnyRules`]) give a game's compiled rules; [`Setup`] is a position
+//! as plain data and [`Position::from_setup`] or [`Position::from_sfen`]
+//! check it ([`SfenError`] lists every reason not); [`UsiMove`] is a move's
+//! syntax and [`Position::parse_move`] its legality ([`IllegalMove`]); a
+//! [`Game`] adds repetition, declaration and the [`Outcome`];
+//! [`PositionCommand`] reads the USI `position` line.
+//!
 //! ```
 //! use banmen_rules::{rules_9x9, Position, SfenMode, VariantName};
 //! let rules = rules_9x9(VariantName::Shogi).unwrap();
