@@ -4,8 +4,8 @@
 
 use crate::{
     admit, blocking, body_json, change, client_ip, color_name, engine_job, err, game_over,
-    internal, new_game, new_token, now_secs, parse_id, seat, seat_in_play, spawn_engine, state,
-    storage, store_or_restore, ApiError, Client, Entry, Head, Inner, Player, Shared,
+    internal, new_game, new_token, now_secs, parse_id, read_game, seat, seat_in_play, spawn_engine,
+    state, storage, store_or_restore, ApiError, Client, Entry, Head, Inner, Player, Shared,
 };
 use axum::body::Bytes;
 use axum::extract::{Path, State};
@@ -378,12 +378,7 @@ pub(crate) async fn seat_of(
     headers: HeaderMap,
 ) -> Result<Json<Value>, ApiError> {
     let id = parse_id(&id)?;
-    blocking(|| {
-        let inner = s.inner.lock().expect("lock");
-        let e = inner
-            .games
-            .get(&id)
-            .ok_or_else(|| err(StatusCode::NOT_FOUND, format!("no game {id}")))?;
+    read_game(&s, id, |e| {
         let me = seat(&headers, e)?;
         Ok(Json(json!({ "id": id, "seat": color_name(me) })))
     })

@@ -972,13 +972,22 @@ async fn get_game(
     Path(id): Path<String>,
 ) -> Result<Json<Value>, ApiError> {
     let id = parse_id(&id)?;
+    read_game(&s, id, |e| Ok(Json(state(e))))
+}
+
+/// Runs `f` on the game `id` under the games' lock (`404` without it).
+pub(crate) fn read_game<T>(
+    s: &Shared,
+    id: i64,
+    f: impl FnOnce(&Entry) -> Result<T, ApiError>,
+) -> Result<T, ApiError> {
     blocking(|| {
         let inner = s.inner.lock().expect("lock");
         let e = inner
             .games
             .get(&id)
             .ok_or_else(|| err(StatusCode::NOT_FOUND, format!("no game {id}")))?;
-        Ok(Json(state(e)))
+        f(e)
     })
 }
 
@@ -1198,14 +1207,7 @@ async fn events_handler(
 ) -> Result<Sse<impl futures_util::Stream<Item = Result<Event, Infallible>>>, ApiError> {
     let id = parse_id(&id)?;
     let rx = s.events.subscribe();
-    let first = blocking(|| {
-        let inner = s.inner.lock().expect("lock");
-        let e = inner
-            .games
-            .get(&id)
-            .ok_or_else(|| err(StatusCode::NOT_FOUND, format!("no game {id}")))?;
-        Ok::<_, ApiError>(state(e).to_string())
-    })?;
+    let first = read_game(&s, id, |e| Ok(state(e).to_string()))?;
     let stream = futures_util::stream::unfold((Some(first), rx), move |(first, mut rx)| {
         let s = s.clone();
         async move {
