@@ -60,10 +60,7 @@ pub(crate) fn page() -> &'static str {
             .iter()
             .zip(hashed_names())
             .fold(PAGE.to_string(), |page, (a, hashed)| {
-                page.replace(
-                    &format!("/assets/{}", a.name),
-                    &format!("/assets/{hashed}"),
-                )
+                page.replace(&format!("/assets/{}", a.name), &format!("/assets/{hashed}"))
             })
     })
 }
@@ -136,7 +133,10 @@ mod tests {
         // Board and hand labels, the legend's Japanese names, handicaps.
         let keys = ["abbreviation", "white_abbreviation", "japanese"];
         strings(&crate::variants::variants(), &keys, &mut names);
-        assert!(names.iter().any(|n| n == "𠵇犬"), "the howling dog is named");
+        assert!(
+            names.iter().any(|n| n == "𠵇犬"),
+            "the howling dog is named"
+        );
         let page = PAGE.chars().filter(|c| !c.is_ascii());
         let lacking: BTreeSet<char> = names
             .iter()
