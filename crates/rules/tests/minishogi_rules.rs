@@ -106,7 +106,10 @@ fn fourfold_repetition_loses_for_black() {
     assert_eq!(g.outcome(), win);
     // Standard shogi keeps sennichite a draw.
     assert_eq!(
-        rules_9x9(VariantName::Shogi).unwrap().variant.repetition_loser,
+        rules_9x9(VariantName::Shogi)
+            .unwrap()
+            .variant
+            .repetition_loser,
         None
     );
 }
