@@ -681,7 +681,7 @@ test("sounds: move, capture and check, muted by a switch the browser remembers",
   await page.context().close();
 });
 
-test("premoves: queued while the engine thinks, sent on the player's turn, dropped when illegal, cancelled by Escape", async () => {
+test("premoves: queued while the engine thinks, sent on the player's turn, dropped when illegal, cancelled by Escape and by a take-back", async () => {
   const page = await newPage();
   await newGame(page, { movetime: "2500" });
   await clickSq(page, "7g"); await clickSq(page, "7f");
@@ -712,6 +712,16 @@ test("premoves: queued while the engine thinks, sent on the player's turn, dropp
   await waitMoves(page, 6);
   await page.waitForTimeout(500);
   assert.equal((await state(page)).moves.length, 6, "a cancelled premove is not sent");
+  // A take-back while a premove waits drops it (it would replay at once).
+  await clickSq(page, "2f"); await clickSq(page, "2e");
+  await page.waitForFunction(() => ui.game.moves.length === 7);
+  await clickSq(page, "3g"); await clickSq(page, "3f");
+  assert.ok(await page.evaluate(() => ui.premove));
+  await page.click("#undo");
+  await page.waitForFunction(() => ui.game.moves.length === 6);
+  assert.equal(await page.evaluate(() => ui.premove), null);
+  await page.waitForTimeout(500);
+  assert.equal((await state(page)).moves.length, 6, "no premove after a take-back");
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
