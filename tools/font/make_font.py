@@ -31,15 +31,17 @@ SOURCES = [
 ]
 PAGE = "crates/web/static/index.html"
 # Move text on boards up to 19 files: full-width and kanji numerals.
-EXTRA = "０１２３４５６７８９一二三四五六七八九十☗☖同成不打右左上引寄直行"
+EXTRA = "▲△\u3000０１２３４５６７８９一二三四五六七八九十☗☖同成不打右左上引寄直行"
 
 
 def literal_chars(text):
-    """Non-ASCII characters inside string literals, comments left out."""
+    """Non-ASCII characters inside string and char literals, comments left out."""
     out = set()
     for line in text.splitlines():
         line = line.split("//", 1)[0] if not line.lstrip().startswith('"') else line
         for lit in re.findall(r'"((?:[^"\\]|\\.)*)"', line):
+            out.update(c for c in lit if ord(c) > 0x7F)
+        for lit in re.findall(r"'([^'\\])'", line):  # char literals: '▲'
             out.update(c for c in lit if ord(c) > 0x7F)
     return out
 

@@ -137,7 +137,12 @@ mod tests {
             names.iter().any(|n| n == "𠵇犬"),
             "the howling dog is named"
         );
-        let page = PAGE.chars().filter(|c| !c.is_ascii());
+        // Japanese move text (`▲７六歩`, `△同　角成`, dai dai's `１２十`).
+        let notation = "▲△　同成不打右左上引寄直行０１２３４５６７８９一二三四五六七八九十";
+        let page = PAGE
+            .chars()
+            .filter(|c| !c.is_ascii())
+            .chain(notation.chars());
         let lacking: BTreeSet<char> = names
             .iter()
             .flat_map(|n| n.chars())
