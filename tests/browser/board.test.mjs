@@ -606,3 +606,122 @@ test("phone layout: the board fits the screen", async () => {
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+/** The fonts Chromium drew an element's text with (DevTools protocol). */
+async function fontsOf(page, selector) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("DOM.enable");
+  await cdp.send("CSS.enable");
+  const { root } = await cdp.send("DOM.getDocument", { depth: -1 });
+  const { nodeId } = await cdp.send("DOM.querySelector", { nodeId: root.nodeId, selector });
+  assert.ok(nodeId, `no ${selector}`);
+  const { fonts } = await cdp.send("CSS.getPlatformFontsForNode", { nodeId });
+  await cdp.detach();
+  return fonts;
+}
+const drawnWithShippedFont = (fonts) => fonts.length > 0 && fonts.every((f) => f.isCustomFont);
+
+test("the shipped font: loaded, kept a year, and the board and hand drawn with it (𠵇 too)", async () => {
+  const page = await newPage();
+  await newGame(page, { opponent: "human" });
+  await page.waitForFunction(() => [...document.fonts].some((f) => f.family.replace(/"/g, "") === "Banmen Pieces" && f.status === "loaded"));
+  assert.ok(await page.evaluate(() => document.fonts.check('600 24px "Banmen Pieces"', "歩王玉")));
+  const cache = await page.evaluate(() => fetch(document.querySelector('link[rel="preload"]').href).then((r) => [r.headers.get("content-type"), r.headers.get("cache-control")]));
+  assert.equal(cache[0], "font/woff2");
+  assert.match(cache[1], /max-age=31536000/);
+  // Kanji on 9x9 by default, drawn with the shipped font, not a system one.
+  assert.equal(await page.textContent('#board [data-piece-sq="7g"] text'), "歩");
+  assert.ok(drawnWithShippedFont(await fontsOf(page, '#board [data-piece-sq="5i"] text')), "the king");
+  // A hand: 7g7f 3c3d 8h2b+ puts a bishop in Black's hand.
+  for (const [a, b] of [["7g", "7f"], ["3c", "3d"], ["8h", "2b"]]) { await clickSq(page, a); await clickSq(page, b); }
+  await page.click("#promote-yes");
+  await waitMoves(page, 3);
+  assert.equal(await page.textContent('#hand-bottom button[data-drop="B"]'), "角");
+  assert.ok(drawnWithShippedFont(await fontsOf(page, '#hand-bottom button[data-drop="B"]')), "the hand");
+  // Dai dai shogi in kanji: the howling dog's 𠵇, which Noto lacks, is drawn into the font.
+  await page.selectOption("#piece-style", "kanji");
+  await newGame(page, { variant: "daidaishogi", opponent: "human" });
+  const dog = await page.evaluate(() => VARIANTS.get("daidaishogi").pieces.find((p) => p.japanese === "𠵇犬").code);
+  const sel = `#board [data-token="${dog}"] text`;
+  assert.match(await page.textContent(sel), /𠵇/);
+  assert.ok(drawnWithShippedFont(await fontsOf(page, sel)), "𠵇 from the shipped font");
+  await page.locator(`#board [data-token="${dog}"]`).first().screenshot({ path: join(ARTIFACTS, "howling-dog.png") });
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test("sounds: move, capture and check, muted by a switch the browser remembers", async () => {
+  const page = await newPage();
+  await newGame(page, { opponent: "human" });
+  assert.equal(await page.textContent("#sound"), "Sound on");
+  const played = () => page.evaluate(() => ({ ...window.banmenSound.played, silenced: window.banmenSound.silenced }));
+  // 7g7f 3c3d 8h2b+ (captures) 3a2b (captures) B*3c (check).
+  for (const [a, b] of [["7g", "7f"], ["3c", "3d"], ["8h", "2b"]]) { await clickSq(page, a); await clickSq(page, b); }
+  await page.click("#promote-yes");
+  await waitMoves(page, 3);
+  await clickSq(page, "3a"); await clickSq(page, "2b");
+  await waitMoves(page, 4);
+  await page.click('#hand-bottom button[data-drop="B"]'); await clickSq(page, "3c");
+  await waitMoves(page, 5);
+  assert.ok((await state(page)).position.in_check);
+  assert.deepEqual(await played(), { move: 2, capture: 2, check: 1, silenced: 0 });
+  // Muted, and still muted after a reload: moves make no sound.
+  await page.click("#sound");
+  assert.equal(await page.textContent("#sound"), "Sound off");
+  await page.reload();
+  await page.waitForFunction(() => typeof ui !== "undefined" && ui.game);
+  assert.equal(await page.textContent("#sound"), "Sound off");
+  assert.equal(await page.getAttribute("#sound", "aria-pressed"), "false");
+  await clickSq(page, "4a"); await clickSq(page, "4b");   // the gold blocks the check
+  await waitMoves(page, 6);
+  assert.deepEqual(await played(), { move: 0, capture: 0, check: 0, silenced: 1 });
+  await page.click("#sound");
+  assert.equal(await page.evaluate(() => localStorage.getItem("banmen-muted")), "0");
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test("premoves: queued while the engine thinks, sent on the player's turn, dropped when illegal, cancelled by Escape and by a take-back", async () => {
+  const page = await newPage();
+  await newGame(page, { movetime: "2500" });
+  await clickSq(page, "7g"); await clickSq(page, "7f");
+  await page.waitForFunction(() => ui.game.moves.length === 1);
+  // While the engine thinks: 2g2f waits, highlighted, and goes at once on my turn.
+  await clickSq(page, "2g"); await clickSq(page, "2f");
+  assert.deepEqual(await page.evaluate(() => ui.premove), { from: "2g", to: "2f" });
+  assert.equal(await page.locator("#board rect.premove").count(), 2);
+  assert.match(await page.textContent("#premove-info"), /Premove 2g2f/);
+  await page.waitForFunction(() => ui.game.moves.length >= 3);
+  assert.equal((await state(page)).moves[2], "2g2f");
+  assert.equal(await page.locator("#board rect.premove").count(), 0);
+  // A move that will not be legal (a pawn two squares): dropped with a notice.
+  await clickSq(page, "9g"); await clickSq(page, "9e");
+  assert.deepEqual(await page.evaluate(() => ui.premove), { from: "9g", to: "9e" });
+  await waitMoves(page, 4);
+  await page.waitForFunction(() => /Premove 9g9e dropped/.test(document.querySelector("#error").textContent));
+  await page.waitForTimeout(300);
+  assert.equal((await state(page)).moves.length, 4, "nothing sent");
+  // Queued, then cancelled with Escape: not sent.
+  await clickSq(page, "6g"); await clickSq(page, "6f");
+  await page.waitForFunction(() => ui.game.moves.length === 5);
+  await clickSq(page, "5g"); await clickSq(page, "5f");
+  assert.ok(await page.evaluate(() => ui.premove));
+  await page.keyboard.press("Escape");
+  assert.equal(await page.evaluate(() => ui.premove), null);
+  assert.equal(await page.locator("#board rect.premove").count(), 0);
+  await waitMoves(page, 6);
+  await page.waitForTimeout(500);
+  assert.equal((await state(page)).moves.length, 6, "a cancelled premove is not sent");
+  // A take-back while a premove waits drops it (it would replay at once).
+  await clickSq(page, "2f"); await clickSq(page, "2e");
+  await page.waitForFunction(() => ui.game.moves.length === 7);
+  await clickSq(page, "3g"); await clickSq(page, "3f");
+  assert.ok(await page.evaluate(() => ui.premove));
+  await page.click("#undo");
+  await page.waitForFunction(() => ui.game.moves.length === 6);
+  assert.equal(await page.evaluate(() => ui.premove), null);
+  await page.waitForTimeout(500);
+  assert.equal((await state(page)).moves.length, 6, "no premove after a take-back");
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

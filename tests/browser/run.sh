@@ -13,7 +13,7 @@ root=$(cd ../.. && pwd)
 if [[ -z "${BANMEN_BIN:-}" ]]; then
   # The test profile (opt-level 3) is what `cargo test` already built.
   cargo build --quiet --profile test -p banmen --manifest-path "$root/Cargo.toml"
-  BANMEN_BIN="$root/target/debug/banmen"
+  BANMEN_BIN="${CARGO_TARGET_DIR:-$root/target}/debug/banmen"
 fi
 [[ -d node_modules/playwright-core ]] || npm ci --no-audit --no-fund
 

@@ -2,8 +2,7 @@
 # Takes the README's screenshots of the web board (docs/web-*.png): builds
 # banmen, starts `banmen serve` on a free port with a temporary database and
 # runs screenshots.mjs (playwright-core driving /usr/bin/chromium). A tool,
-# not a test. Kanji need a CJK font (Debian: apt-get install fonts-noto-cjk);
-# without one they render as boxes.
+# not a test. The page brings its own font for the kanji.
 #   BANMEN_BIN=path/to/banmen  use this binary instead of building one
 #   CHROMIUM=path/to/chromium  the browser (default /usr/bin/chromium)
 set -euo pipefail
@@ -15,7 +14,6 @@ if [[ -z "${BANMEN_BIN:-}" ]]; then
   BANMEN_BIN="${CARGO_TARGET_DIR:-$root/target}/debug/banmen"
 fi
 [[ -d node_modules/playwright-core ]] || npm ci --no-audit --no-fund
-fc-list :lang=ja | grep -q . || echo "warning: no CJK font installed: kanji will be boxes" >&2
 
 tmp=$(mktemp -d)
 port=$(node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')

@@ -6,7 +6,7 @@ use axum::body::Bytes;
 use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, Query, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::sse::{Event, KeepAlive, Sse};
-use axum::response::{Html, IntoResponse, Response};
+use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Extension, Json, Router};
 use banmen_engine::Control;
@@ -27,6 +27,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Instant;
 use tokio::sync::broadcast;
 
+mod assets;
 mod bounds;
 mod clock;
 mod consent;
@@ -46,8 +47,6 @@ use storage::{load_games, open_db, store};
 pub const BODY_LIMIT: usize = 64 * 1024;
 /// The longest an engine may think per move.
 pub const MAX_MOVETIME_MS: u64 = 60_000;
-
-const PAGE: &str = include_str!("../static/index.html");
 
 /// Where `banmen serve` listens and keeps its games.
 #[derive(Clone, Debug)]
@@ -622,7 +621,8 @@ pub async fn app_with(db: &FsPath, bounds: Bounds) -> Result<Router, String> {
         }
     });
     Ok(Router::new()
-        .route("/", get(index))
+        .route("/", get(assets::index))
+        .route("/assets/{name}", get(assets::asset))
         .route("/api/games", post(create).get(list))
         .route("/api/games/import", post(record::import))
         .route("/api/games/{id}", get(get_game))
@@ -677,10 +677,6 @@ pub fn run(opts: &ServeOptions) -> Result<(), String> {
         .build()
         .map_err(|e| e.to_string())?
         .block_on(serve(opts))
-}
-
-async fn index() -> Html<&'static str> {
-    Html(PAGE)
 }
 
 fn parse_id(id: &str) -> Result<i64, ApiError> {
