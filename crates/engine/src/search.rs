@@ -10,7 +10,9 @@ use crate::{
     MATE_BOUND,
 };
 use banmen_rules::game::declaration_ok;
-use banmen_rules::{BitBoard, EnteringKingRule, Move, MoveList, Position, SfenMode, VariantName};
+use banmen_rules::{
+    BitBoard, Color, EnteringKingRule, Move, MoveList, Position, SfenMode, VariantName,
+};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
@@ -20,6 +22,13 @@ const MAX_PLY: usize = 96;
 /// A repetition where one side checked with every move: the checker loses.
 /// Kept below the mate range so it is reported in centipawns.
 const PERPETUAL_CHECK: i32 = 20_000;
+
+/// Entries per side of the correction history (a power of two).
+const CORRECTION_SIZE: usize = 16_384;
+/// Correction history units per centipawn.
+const CORRECTION_GRAIN: i32 = 64;
+/// The largest correction, in correction history units (256 centipawns).
+const CORRECTION_LIMIT: i32 = 256 * CORRECTION_GRAIN;
 
 /// How far back repetitions are looked for, in plies.
 const REPETITION_WINDOW: usize = 100;
@@ -177,6 +186,8 @@ struct Searcher<'a, B: BitBoard> {
     /// moves): exchanges resolved by [`Self::see`], checks judged by
     /// [`Self::may_check`], Stockfish's pruning.
     use_see: bool,
+    /// Who loses a plain repetition (minishogi: Black); `None`: a draw.
+    repetition_loser: Option<Color>,
     /// Drop mates looked for at the quiescence horizon (the 9x9 games).
     drop_mates: Option<DropMates<B>>,
     /// Continuation history (the 9x9 games; empty on larger boards):
@@ -192,6 +203,12 @@ struct Searcher<'a, B: BitBoard> {
     counter: Vec<Option<Move>>,
     /// Per ply, the move left out by a singular-extension search of that node.
     excluded: Vec<Option<Move>>,
+    /// Correction history (the 9x9 games; empty on larger boards):
+    /// `[side][pawn-structure key]`, how far searches found the static
+    /// evaluation off, in 1/[`CORRECTION_GRAIN`] centipawns.
+    correction: Vec<i32>,
+    /// The pawn's kind, whose squares key `correction`.
+    pawn: Option<banmen_rules::Kind>,
 }
 
 /// No piece-to key: the root, a null move.
@@ -260,17 +277,27 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
         };
         // The 9x9 games carry their move-ordering statistics from one search
         // of a game to the next (the table forgets them with the game).
+        let corrections = if nine { 2 * CORRECTION_SIZE } else { 0 };
         let kept = if nine { tt.take_histories(id) } else { None }.filter(|h| {
-            h.history.len() == 2 * slots * squares && h.cont.len() == piece_to * piece_to
+            h.history.len() == 2 * slots * squares
+                && h.cont.len() == piece_to * piece_to
+                && h.correction.len() == corrections
         });
-        let (history, cont, counter) = match kept {
-            Some(h) => (h.history, h.cont, h.counter),
+        let (history, cont, counter, correction) = match kept {
+            Some(h) => (h.history, h.cont, h.counter, h.correction),
             None => (
                 vec![0; 2 * slots * squares],
                 vec![0; piece_to * piece_to],
                 vec![None; piece_to],
+                vec![0; corrections],
             ),
         };
+        let rules = pos.rules();
+        let pawn = rules.variant.pawn.and_then(|code| {
+            (0..rules.kind_count())
+                .map(|k| banmen_rules::Kind(k as u8))
+                .find(|k| rules.kinds[k.index()].code == code)
+        });
         Searcher {
             pos: pos.clone(),
             eval,
@@ -296,12 +323,15 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
             pv: vec![Vec::new(); MAX_PLY + 2],
             evals: vec![-INFINITE; MAX_PLY + 2],
             use_see: nine,
+            repetition_loser: pos.rules().variant.repetition_loser,
             drop_mates: if nine { DropMates::new(pos) } else { None },
             cont,
             piece_to,
             keys: vec![NO_KEY; MAX_PLY + 2],
             counter,
             excluded: vec![None; MAX_PLY + 2],
+            correction,
+            pawn,
         }
     }
 
@@ -316,8 +346,47 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
                 history: std::mem::take(&mut self.history),
                 cont: std::mem::take(&mut self.cont),
                 counter: std::mem::take(&mut self.counter),
+                correction: std::mem::take(&mut self.correction),
             },
         );
+    }
+
+    /// This position's slot in the correction history: the side to move
+    /// and a hash of both sides' pawn squares. `None` without one.
+    fn correction_slot(&self) -> Option<usize> {
+        if self.correction.is_empty() {
+            return None;
+        }
+        let pawn = self.pawn?;
+        let mut key = 0u64;
+        for c in Color::ALL {
+            let mut bb = self.pos.pieces(c, pawn);
+            while let Some(sq) = bb.pop() {
+                let x = (sq.index() as u64 + 1) * (2 * c.index() as u64 + 1);
+                key ^= x.wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(29);
+            }
+        }
+        key = key.wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        let side = self.pos.side_to_move().index();
+        Some(side * CORRECTION_SIZE + (key >> 40) as usize % CORRECTION_SIZE)
+    }
+
+    /// The static evaluation, corrected by what searches of positions with
+    /// the same pawns found.
+    fn corrected_eval(&self, slot: Option<usize>) -> i32 {
+        let raw = self.eval.evaluate(&self.pos);
+        match slot {
+            Some(i) => raw + self.correction[i] / CORRECTION_GRAIN,
+            None => raw,
+        }
+    }
+
+    /// Moves the correction of `slot` towards what a search of `depth` found.
+    fn update_correction(&mut self, slot: usize, diff: i32, depth: i32) {
+        let bonus = (diff * CORRECTION_GRAIN * depth / 8)
+            .clamp(-CORRECTION_LIMIT / 4, CORRECTION_LIMIT / 4);
+        let e = &mut self.correction[slot];
+        *e += bonus - *e * bonus.abs() / CORRECTION_LIMIT;
     }
 
     /// The piece-to key of `m` in the current position (before it is made).
@@ -699,7 +768,12 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
             } else if we_checked {
                 -PERPETUAL_CHECK
             } else {
-                0
+                match self.repetition_loser {
+                    // Minishogi: sennichite loses for Black.
+                    Some(c) if c == self.pos.side_to_move() => -PERPETUAL_CHECK,
+                    Some(_) => PERPETUAL_CHECK,
+                    None => 0,
+                }
             });
         }
         None
@@ -753,10 +827,11 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
                 }
             }
         }
+        let slot = self.correction_slot();
         let static_eval = if in_check {
             -INFINITE
         } else {
-            self.eval.evaluate(&self.pos)
+            self.corrected_eval(slot)
         };
         self.evals[ply] = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.evals[ply - 2];
@@ -1039,6 +1114,16 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
         } else {
             Bound::Upper
         };
+        // The correction history learns from quiet nodes whose bound says
+        // which way the static evaluation was off.
+        if let Some(slot) = slot.filter(|_| !in_check && best.abs() < MATE_BOUND) {
+            let quiet_best = best_move.is_none_or(|m| !self.is_capture(m) && !m.is_promotion());
+            let off = !(bound == Bound::Lower && best <= static_eval)
+                && !(bound == Bound::Upper && best >= static_eval);
+            if quiet_best && off {
+                self.update_correction(slot, best - static_eval, depth);
+            }
+        }
         self.tt
             .store(hash, best_move, score_to_tt(best, ply), depth, bound);
         best
@@ -1067,7 +1152,7 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
         let stand_pat = if in_check {
             -INFINITE
         } else {
-            let s = self.eval.evaluate(&self.pos);
+            let s = self.corrected_eval(self.correction_slot());
             if s >= beta {
                 return s;
             }
@@ -1492,7 +1577,7 @@ fn score_from_tt(s: i32, ply: usize) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use banmen_rules::{rules_9x9, SfenMode, VariantName};
+    use banmen_rules::{rules_17x17_with, rules_9x9, SfenMode, VariantName};
 
     /// Runs `f` on a searcher of `sfen` in `variant`.
     fn with_searcher<R>(
@@ -1514,6 +1599,45 @@ mod tests {
         };
         let mut searcher = Searcher::new(&pos, Vec::new(), &eval, &tt, &limits, &shared, 0);
         f(&mut searcher)
+    }
+
+    #[test]
+    fn correction_history_moves_the_evaluation_towards_search_results() {
+        with_searcher(VariantName::Shogi, "startpos", |s| {
+            let slot = s.correction_slot().expect("shogi has pawns");
+            let raw = s.eval.evaluate(&s.pos);
+            assert_eq!(s.corrected_eval(Some(slot)), raw);
+            // Searches keep finding the position 300 better than it looks:
+            // the correction grows, but never past its limit.
+            for _ in 0..200 {
+                s.update_correction(slot, 300, 10);
+            }
+            let corrected = s.corrected_eval(Some(slot)) - raw;
+            assert!(corrected > 100, "{corrected}");
+            assert!(
+                corrected <= CORRECTION_LIMIT / CORRECTION_GRAIN,
+                "{corrected}"
+            );
+            // Another pawn structure has its own slot; the other side too.
+            let before = s.correction_slot();
+            let m = s.pos.parse_move("7g7f").unwrap();
+            let undo = s.pos.make_move(m);
+            assert_ne!(s.correction_slot(), before);
+            s.pos.unmake_move(m, undo);
+        });
+        // Dai dai shogi's search keeps no correction history.
+        let rules = rules_17x17_with(VariantName::DaiDaiShogi, "").unwrap();
+        let pos = Position::from_sfen(rules, "startpos", SfenMode::Strict).unwrap();
+        let eval = Evaluator::new(rules);
+        let (tt, limits, control) = (Table::new(1), Limits::default(), Control::default());
+        let shared = Shared {
+            abort: AtomicBool::new(false),
+            nodes: AtomicU64::new(0),
+            control: &control,
+            start: Instant::now(),
+        };
+        let s = Searcher::new(&pos, Vec::new(), &eval, &tt, &limits, &shared, 0);
+        assert_eq!(s.correction_slot(), None);
     }
 
     /// The SEE of `usi` in `sfen` (standard shogi).

@@ -19,6 +19,8 @@ pub(crate) struct Histories {
     pub(crate) cont: Vec<i16>,
     /// Counter move per piece-to key of the opponent's last move.
     pub(crate) counter: Vec<Option<Move>>,
+    /// Static-evaluation corrections by side and pawn structure.
+    pub(crate) correction: Vec<i32>,
 }
 
 /// What a stored score means.
