@@ -1118,9 +1118,9 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
         // which way the static evaluation was off.
         if let Some(slot) = slot.filter(|_| !in_check && best.abs() < MATE_BOUND) {
             let quiet_best = best_move.is_none_or(|m| !self.is_capture(m) && !m.is_promotion());
-            let off = !(bound == Bound::Lower && best <= static_eval)
-                && !(bound == Bound::Upper && best >= static_eval);
-            if quiet_best && off {
+            let wrong_way = (bound == Bound::Lower && best <= static_eval)
+                || (bound == Bound::Upper && best >= static_eval);
+            if quiet_best && !wrong_way {
                 self.update_correction(slot, best - static_eval, depth);
             }
         }
