@@ -1,7 +1,9 @@
 //! Engine sides: a banmen search on a blocking thread for the side to move,
 //! its move played through the same path as a person's.
 
-use crate::{change, err, store_or_restore, with_game, AnyGame, ApiError, Entry, Player, Shared};
+use crate::{
+    blocking, change, err, store_or_restore, with_game, AnyGame, ApiError, Entry, Player, Shared,
+};
 use axum::http::StatusCode;
 use banmen_engine::{
     search, BestMove, Control, Evaluator, HistoryEntry, Info, Limits, Score, SearchOptions, Table,
@@ -10,6 +12,7 @@ use banmen_rules::{BitBoard, Game, Move};
 use rand::Rng;
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
+use std::time::Instant;
 
 /// The strongest level: the plain search, as before levels existed.
 pub(crate) const MAX_LEVEL: u8 = 8;
@@ -103,6 +106,7 @@ pub(crate) fn engine_job(e: &mut Entry) -> Option<EngineJob> {
     limits.nodes = level.nodes;
     let control = Arc::new(Control::default());
     e.control = Some(control.clone());
+    e.engine_queued = true;
     Some(EngineJob {
         id: e.id,
         generation: e.generation,
@@ -179,12 +183,34 @@ pub(crate) fn spawn_engine(s: Shared, job: EngineJob) {
         if job.control.stop.load(Ordering::Relaxed) {
             return;
         }
+        let Some(job) = started(&s, job) else { return };
         s.pool.running.fetch_add(1, Ordering::Relaxed);
         let shared = s.clone();
         let _ = tokio::task::spawn_blocking(move || run(shared, job)).await;
         s.pool.running.fetch_sub(1, Ordering::Relaxed);
         drop(permit);
     });
+}
+
+/// The search of `job` leaves the queue: the engine's clock starts now
+/// (the wait for a slot is the server's, not the engine's). `None` when the
+/// game has moved on meanwhile.
+fn started(s: &Shared, mut job: EngineJob) -> Option<EngineJob> {
+    blocking(|| {
+        let mut inner = s.inner.lock().expect("lock");
+        let e = inner.games.get_mut(&job.id)?;
+        if e.generation != job.generation || e.ply() != job.ply || e.result().is_some() {
+            return None;
+        }
+        if e.engine_queued {
+            e.engine_queued = false;
+            e.turn_started = Instant::now();
+            if job.limits.start.is_some() {
+                job.limits.start = Some(e.turn_started);
+            }
+        }
+        Some(job)
+    })
 }
 
 /// Searches and plays the engine's move.

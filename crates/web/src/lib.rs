@@ -113,6 +113,9 @@ struct Entry {
     /// newest state it was given, whichever way it came.
     version: u64,
     control: Option<Arc<Control>>,
+    /// The engine's search waits in the pool for a free slot: its clock
+    /// does not run until the search starts (see [`engine::spawn_engine`]).
+    engine_queued: bool,
     /// The moves as USI, Western and Japanese text, and the milliseconds
     /// each took, kept in step with `game` (computed once per move).
     usi: Vec<String>,
@@ -180,6 +183,7 @@ impl Entry {
             generation: 0,
             version: 0,
             control: None,
+            engine_queued: false,
             usi: Vec::new(),
             western: Vec::new(),
             japanese: Vec::new(),
@@ -243,6 +247,7 @@ impl Entry {
         self.japanese.push(japanese);
         self.times.push(ms);
         self.turn_started = Instant::now();
+        self.engine_queued = false;
         self.version += 1;
         self.offer = None;
         self.answer = None;
@@ -258,6 +263,7 @@ impl Entry {
         self.japanese.truncate(n);
         self.times.truncate(n);
         self.turn_started = Instant::now();
+        self.engine_queued = false;
         self.version += 1;
         self.offer = None;
         self.answer = None;
@@ -335,7 +341,7 @@ impl Entry {
     /// game, or a rematch whose second player has not yet come, cannot be
     /// lost on time before anyone plays).
     fn turn_ms(&self) -> u64 {
-        if self.time_control.is_some() && self.ply() == 0 {
+        if self.engine_queued || (self.time_control.is_some() && self.ply() == 0) {
             return 0;
         }
         self.turn_started.elapsed().as_millis() as u64
@@ -360,6 +366,7 @@ impl Entry {
     }
     fn stop_engine(&mut self) {
         self.generation += 1;
+        self.engine_queued = false;
         if let Some(c) = self.control.take() {
             c.stop.store(true, Ordering::Relaxed);
         }

@@ -1183,6 +1183,34 @@ fn the_engine_pool_runs_at_most_n_searches_and_queues_the_rest() {
     }
 }
 
+#[test]
+fn an_engine_waiting_for_a_pool_slot_is_not_charged_the_wait() {
+    let db = temp_db("poolclock");
+    let server = Server::start_with(&db, Some(bounds(1, None, None)));
+    // Game A's engine takes the only slot for 1.5 s.
+    let (a, _) = server.create(
+        json!({"variant": "shogi", "black": {"engine": {"movetime_ms": 1500}}, "white": "human"}),
+    );
+    // Game B's engine, on a 600 ms byoyomi, waits behind it.
+    let (b, created) = server.create(json!({
+        "variant": "shogi", "black": "human", "white": {"engine": {"movetime_ms": 300}},
+        "clock": {"main_ms": 0, "byoyomi_ms": 600}
+    }));
+    let (black, _) = tokens(&created);
+    assert_eq!(server.play(b, &black, "7g7f").0, 200);
+    std::thread::sleep(Duration::from_millis(900));
+    let v = server.get(&format!("/api/games/{b}"));
+    assert_eq!(v["result"], Value::Null, "flagged while queued: {v}");
+    assert!(server.get("/api/engines")["queued"].as_u64().unwrap() >= 1);
+    assert!(moves(&server.get(&format!("/api/games/{a}"))).is_empty());
+    // Once A's engine has moved, B's engine thinks on its own clock.
+    let v = wait_for(&server, b, |v| {
+        moves(v).len() == 2 || !v["result"].is_null()
+    });
+    assert_eq!(v["result"], Value::Null, "{v}");
+    assert!(v["times_ms"][1].as_u64().unwrap() < 600, "{v}");
+}
+
 /// Two people: the tokens of a new human-against-human game.
 fn two_people(server: &Server) -> (i64, String, String) {
     let (id, v) = server.create(json!({"variant": "shogi", "black": "human", "white": "human"}));
