@@ -124,7 +124,17 @@ impl<B: BitBoard> Position<B> {
         setup: &Setup,
         mode: SfenMode,
     ) -> Result<Self, SfenError> {
-        let mut problems = Vec::new();
+        Position::build_checked(rules, setup, mode, Vec::new())
+    }
+
+    /// [`Self::build`], then the position if neither it nor the reading
+    /// before (`problems`) found anything wrong, else every problem.
+    pub(crate) fn build_checked(
+        rules: &'static Rules<B>,
+        setup: &Setup,
+        mode: SfenMode,
+        mut problems: Vec<SfenProblem>,
+    ) -> Result<Self, SfenError> {
         let pos = Position::build(rules, setup, mode, &mut problems);
         if problems.is_empty() {
             Ok(pos)

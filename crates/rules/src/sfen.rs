@@ -406,12 +406,7 @@ impl<B: BitBoard> Position<B> {
         let Some(setup) = parse_setup(rules, sfen, &mut problems) else {
             return Err(SfenError { problems });
         };
-        let pos = Position::build(rules, &setup, mode, &mut problems);
-        if problems.is_empty() {
-            Ok(pos)
-        } else {
-            Err(SfenError { problems })
-        }
+        Position::build_checked(rules, &setup, mode, problems)
     }
 
     /// Checks kings, dead pieces, nifu, counts and check; fills a tsume defender's hand.
