@@ -110,7 +110,7 @@ fn takeback_plies(e: &Entry, by: Color) -> Option<usize> {
 fn store_offer(
     conn: &mut rusqlite::Connection,
     e: &mut Entry,
-    saved: crate::Snapshot,
+    saved: Entry,
 ) -> Result<(), ApiError> {
     e.version += 1;
     let from = e.ply() + 1;

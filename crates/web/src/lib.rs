@@ -95,7 +95,7 @@ macro_rules! with_game {
 }
 pub(crate) use with_game;
 
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 struct Entry {
     id: i64,
     variant: String,
@@ -204,21 +204,6 @@ impl Entry {
     }
 }
 
-#[derive(Debug)]
-struct Snapshot {
-    game: AnyGame,
-    texts: [Vec<String>; 3],
-    times: Vec<u64>,
-    turn_started: Instant,
-    version: u64,
-    left: [u64; 2],
-    flagged: Option<Color>,
-    ended: Option<&'static str>,
-    offer: Option<consent::Offer>,
-    answer: Option<consent::Answer>,
-    rematch: Option<i64>,
-}
-
 /// The reason a game lost on time ends with.
 const TIME: &str = "time";
 
@@ -303,39 +288,18 @@ impl Entry {
         }
     }
     /// A copy of the game and its move texts, to put back when storing fails.
-    fn snapshot(&self) -> Snapshot {
-        Snapshot {
-            game: self.game.clone(),
-            texts: [
-                self.usi.clone(),
-                self.western.clone(),
-                self.japanese.clone(),
-            ],
-            times: self.times.clone(),
-            turn_started: self.turn_started,
-            version: self.version,
-            left: self.left,
-            flagged: self.flagged,
-            ended: self.ended,
-            offer: self.offer,
-            answer: self.answer,
-            rematch: self.rematch,
-        }
+    fn snapshot(&self) -> Entry {
+        self.clone()
     }
-    fn restore(&mut self, s: Snapshot) {
-        self.game = s.game;
-        [self.usi, self.western, self.japanese] = s.texts;
-        self.times = s.times;
-        self.turn_started = s.turn_started;
-        self.version = s.version;
-        self.left = s.left;
-        self.flagged = s.flagged;
-        self.ended = s.ended;
-        self.offer = s.offer;
-        self.answer = s.answer;
-        self.rematch = s.rematch;
+    /// Puts back a [`Self::snapshot`], keeping the engine's bookkeeping as
+    /// it is now (its search, the generation) and the last write's time.
+    fn restore(&mut self, mut s: Entry) {
+        s.generation = self.generation;
+        s.control = self.control.take();
+        s.engine_queued = self.engine_queued;
+        s.updated = self.updated;
+        *self = s;
     }
-    /// Milliseconds the side to move has been thinking.
     /// The time the side to move has thought so far. Under a clock the
     /// first move is not timed: the clocks start once it is played (a new
     /// game, or a rematch whose second player has not yet come, cannot be
@@ -410,7 +374,7 @@ fn store_or_restore(
     conn: &mut Connection,
     e: &mut Entry,
     from: usize,
-    saved: Snapshot,
+    saved: Entry,
 ) -> Result<(), ApiError> {
     store(conn, e, from).map_err(|dbe| {
         e.restore(saved);
