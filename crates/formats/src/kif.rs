@@ -556,6 +556,10 @@ enum End {
     Word(String, Option<Color>),
     /// A `まで…` line (KI2; KIF after a terminal line is read from the latter).
     Summary(String),
+    /// An illegal move that the file says ended the game (Shogi Club 24's
+    /// `*反則手にて終局`, or a `反則勝ち`/`反則負け` line after it): the side to
+    /// move played it and loses; the move itself is not kept.
+    Illegal,
 }
 
 /// A node of the tree being read: the start (node 0), a move, or the end of a line.
@@ -876,7 +880,25 @@ fn parse_time(s: &str) -> Option<u32> {
         .checked_add(sec.trim().parse::<u32>().ok()?)
 }
 
-const TERMINALS: [&str; 15] = [
+/// The marks before a KI2 move: ▲△, ☗☖, and ▼▽ (mog-core-scala's KI2
+/// files write ▽ for White).
+const MARKS: [char; 6] = ['▲', '△', '☗', '☖', '▼', '▽'];
+
+/// Whether a line after an illegal move says the game ended with it: a
+/// comment that names a foul (`*反則手にて終局`, Shogi Club 24) or a
+/// `反則勝ち`/`反則負け` line.
+fn ends_by_foul(line: &str) -> bool {
+    match line.strip_prefix('*') {
+        Some(comment) => comment.contains("反則"),
+        None => {
+            let body = line.trim_start_matches(|c: char| c.is_ascii_digit() || c == ' ');
+            let word = split_side(body).1;
+            word.starts_with("反則勝ち") || word.starts_with("反則負け")
+        }
+    }
+}
+
+const TERMINALS: [&str; 16] = [
     "投了",
     "中断",
     "千日手",
@@ -892,6 +914,8 @@ const TERMINALS: [&str; 15] = [
     "宣言勝ち",
     "トライ",
     "詰",
+    // 81Dojo's word for a loss on time (mog-core-scala reads it so).
+    "Time-up",
 ];
 
 /// The game and rule options named in the headers (`将棋種類`, `ルール`),
@@ -973,6 +997,9 @@ fn read_on<B: BitBoard>(
         current: 0,
     };
     let mut last_line = 0;
+    // An illegal move on a numbered line, kept until the next line says
+    // whether the game ended with it (see `End::Illegal`).
+    let mut illegal: Option<ParseError> = None;
     for (i, raw) in text.lines().enumerate() {
         let n = i + 1;
         last_line = n;
@@ -980,6 +1007,22 @@ fn read_on<B: BitBoard>(
         let t = line.trim();
         if t.is_empty() || t.starts_with('#') || t.starts_with('&') {
             continue;
+        }
+        if let Some(e) = illegal.take() {
+            if t.starts_with('*') && !ends_by_foul(t) {
+                // An engine's comment on the move (ShogiGUI's `**対局 …`)
+                // before the line that tells.
+                r.comment(&t[1..]);
+                illegal = Some(e);
+                continue;
+            }
+            if !ends_by_foul(t) {
+                return Err(e);
+            }
+            r.end(End::Illegal);
+            if !t.starts_with('*') {
+                continue;
+            }
         }
         if t.starts_with("変化") {
             r.branch(n, t)?;
@@ -1025,15 +1068,15 @@ fn read_on<B: BitBoard>(
         if matches!(t, "先手番" | "下手番") {
             continue;
         }
-        if t.starts_with(['▲', '△', '☗', '☖']) && r.ended() {
+        if t.starts_with(MARKS) && r.ended() {
             // Text after the end (`▲先手の勝ち`): a comment.
             r.comment(t);
             continue;
         }
-        if t.starts_with(['▲', '△', '☗', '☖']) {
+        if t.starts_with(MARKS) {
             let mut cur = String::new();
             for ch in t.chars() {
-                if matches!(ch, '▲' | '△' | '☗' | '☖') && !cur.trim().is_empty() {
+                if MARKS.contains(&ch) && !cur.trim().is_empty() {
                     r.play(n, cur.trim())?;
                     cur.clear();
                 }
@@ -1046,6 +1089,12 @@ fn read_on<B: BitBoard>(
         }
         if t.starts_with(|c: char| c.is_ascii_digit()) {
             let (num, rest) = t.split_at(t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len()));
+            let word = split_side(rest.trim()).1;
+            if r.ended() && TERMINALS.iter().any(|w| word.starts_with(*w)) {
+                // A second terminal line (`122 投了` then `123 中断`): the
+                // first one counts, as a second `%` line in CSA.
+                continue;
+            }
             let expected = r.nodes[r.current].ply + 1;
             if num.parse::<usize>().ok() != Some(expected) {
                 return Err(ParseError::new(
@@ -1067,16 +1116,19 @@ fn read_on<B: BitBoard>(
             // Shogi Club 24 names the side: `先手 反則負け`.
             let (named, word_text) = split_side(mv);
             if let Some(word) = TERMINALS.iter().find(|w| word_text.starts_with(**w)) {
-                if r.ended() {
-                    return Err(ParseError::new(n, "a second end of the game"));
-                }
                 r.end(End::Word(word.to_string(), named));
                 continue;
             }
             if mv.is_empty() {
                 return Err(ParseError::new(n, "a move number without a move"));
             }
-            r.play(n, mv)?;
+            match r.play(n, mv) {
+                Err(e) if e.message.ends_with("is not a legal move") => {
+                    illegal = Some(e);
+                    continue;
+                }
+                played => played?,
+            }
             let at = r.current;
             r.nodes[at].time = time.and_then(parse_time);
             continue;
@@ -1104,6 +1156,9 @@ fn read_on<B: BitBoard>(
             continue;
         }
         return Err(ParseError::new(n, format!("cannot read '{t}'")));
+    }
+    if let Some(e) = illegal {
+        return Err(e);
     }
     if let Some(b) = &r.board {
         let g = r.rules.geometry;
@@ -1193,6 +1248,7 @@ impl Tree<'_> {
         line.result = match end {
             Some(End::Word(w, side)) => named_terminal_result(w, *side, to_move, by_rules),
             Some(End::Summary(s)) => read_summary(s, to_move, by_rules).or(by_rules),
+            Some(End::Illegal) => foul(Some(!to_move), by_rules),
             None => by_rules,
         };
         for (node, played) in forks {
@@ -1253,7 +1309,7 @@ fn named_terminal_result(
     match word {
         "反則負け" => foul(Some(!side), by_rules),
         "反則勝ち" => foul(Some(side), by_rules),
-        "投了" | "切れ負け" => Some(GameResult {
+        "投了" | "切れ負け" | "Time-up" => Some(GameResult {
             winner: Some(!side),
             ..base
         }),
@@ -1282,7 +1338,7 @@ fn terminal_result(word: &str, to_move: Color, by_rules: Option<GameResult>) -> 
         "反則負け" => foul(Some(!to_move), by_rules),
         "入玉勝ち" | "宣言勝ち" => res(Some(to_move), EndReason::Declaration),
         "トライ" => res(Some(to_move), EndReason::Try),
-        "切れ負け" => res(Some(!to_move), EndReason::Timeout),
+        "切れ負け" | "Time-up" => res(Some(!to_move), EndReason::Timeout),
         _ => None,
     }
 }

@@ -181,7 +181,7 @@ impl Format {
             }
             let body =
                 line.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.' || c == ' ');
-            if body.starts_with(['▲', '△', '☗', '☖']) {
+            if body.starts_with(['▲', '△', '☗', '☖', '▼', '▽']) {
                 return if kif_like {
                     Format::Ki2
                 } else {
