@@ -1000,6 +1000,9 @@ fn read_on<B: BitBoard>(
     // An illegal move on a numbered line, kept until the next line says
     // whether the game ended with it (see `End::Illegal`).
     let mut illegal: Option<ParseError> = None;
+    // The end node such a move made, with its error: a move after it
+    // (ShogiLibSharp's 4.kifu) is refused with that error.
+    let mut illegal_end: Option<(usize, ParseError)> = None;
     for (i, raw) in text.lines().enumerate() {
         let n = i + 1;
         last_line = n;
@@ -1020,6 +1023,7 @@ fn read_on<B: BitBoard>(
                 return Err(e);
             }
             r.end(End::Illegal);
+            illegal_end = Some((r.current, e));
             if !t.starts_with('*') {
                 continue;
             }
@@ -1090,10 +1094,14 @@ fn read_on<B: BitBoard>(
         if t.starts_with(|c: char| c.is_ascii_digit()) {
             let (num, rest) = t.split_at(t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len()));
             let word = split_side(rest.trim()).1;
-            if r.ended() && TERMINALS.iter().any(|w| word.starts_with(*w)) {
+            let terminal = TERMINALS.iter().any(|w| word.starts_with(*w));
+            if r.ended() && terminal {
                 // A second terminal line (`122 投了` then `123 中断`): the
                 // first one counts, as a second `%` line in CSA.
                 continue;
+            }
+            if let Some((_, e)) = illegal_end.as_ref().filter(|(at, _)| *at == r.current) {
+                return Err(e.clone());
             }
             let expected = r.nodes[r.current].ply + 1;
             if num.parse::<usize>().ok() != Some(expected) {
