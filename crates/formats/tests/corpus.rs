@@ -222,3 +222,38 @@ fn every_corpus_file_reads_as_tsshogi_reads_it_or_as_recorded() {
         failures.join("\n")
     );
 }
+
+/// The projects' own tests, where they count a file's main-line moves
+/// (own-expectations.tsv, written by tests/peers/corpus-own-expectations.py
+/// from json-kifu-format's snapshots and mog-core-scala's assertions):
+/// Banmen reads the same number, except for the files disagreements.tsv
+/// says it refuses (with the reason there).
+#[test]
+fn corpus_files_have_the_move_counts_their_own_projects_expect() {
+    let refused: Vec<String> = tsv("disagreements.tsv")
+        .into_iter()
+        .filter(|row| row[1] == "refused")
+        .map(|row| row[0].clone())
+        .collect();
+    let own = tsv("own-expectations.tsv");
+    assert!(own.len() >= 70, "{} rows", own.len());
+    let (mut agree, mut skipped) = (0, 0);
+    let mut failures = Vec::new();
+    for row in &own {
+        let (file, moves) = (&row[0], &row[1]);
+        match banmen_reading(file) {
+            Ok(got) if got["moves"] == *moves => agree += 1,
+            Ok(got) => failures.push(format!(
+                "{file}: {} moves, {} expects {moves}",
+                got["moves"], row[2]
+            )),
+            Err(_) if refused.contains(file) => skipped += 1,
+            Err(why) => failures.push(format!(
+                "{file}: refused ({why}), {} expects {moves} moves",
+                row[2]
+            )),
+        }
+    }
+    println!("own expectations: {agree} files agree, {skipped} refused (disagreements.tsv)");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
