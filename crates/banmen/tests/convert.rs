@@ -182,6 +182,8 @@ fn converts_minishogi_through_csa_kif_western_and_japanese() {
     assert!(csa.contains("+5251TO\n-1415TO\n+0033HI\n"), "{csa}");
     let (code, kifu, err) = convert(&["-", "--to", "kifu"], &csa);
     assert_eq!(code, 0, "{err}");
+    // Minishogi's KIF names the game by its 手合割, as lishogi does.
+    assert!(kifu.contains("手合割：5五将棋\n"), "{kifu}");
     let (code, western, err) = convert(&["-", "--to", "western"], &kifu);
     assert_eq!(code, 0, "{err}");
     assert!(western.contains("5. Px5a+"), "{western}");

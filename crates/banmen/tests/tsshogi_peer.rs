@@ -39,6 +39,27 @@ fn special(result: Option<GameResult>, to_move: Color, format: Format) -> Option
         EndReason::PerpetualCheck if r.winner == Some(to_move) => "foulWin",
         EndReason::PerpetualCheck => "foulLose",
         EndReason::Impasse => "impass",
+        EndReason::Declaration => "enteringOfKing",
+        EndReason::NoMate => "noMate",
+        // KIF's 封じ手 is a word tsshogi keeps as it is; CSA and JKF write
+        // %CHUDAN.
+        EndReason::Sealed if matches!(format, Format::Csa | Format::Jkf) => "interrupt",
+        EndReason::Sealed => "any:封じ手",
+        // No legal move (a loss): KI2's `まで…の勝ち`, which tsshogi reads as
+        // 投了; KIF, CSA and JKF have no word for it.
+        EndReason::NoLegalMoves if format == Format::Ki2 => "resign",
+        // tsshogi 2.2.0 reads CSA's %+ILLEGAL_ACTION as a win for the side
+        // to move when Black is to move (and %-… when White is), the
+        // reverse of the CSA standard (V2.2: `%+ILLEGAL_ACTION` 先手の反則行為
+        // により後手の勝ち), which Banmen writes; JKF shares CSA's words.
+        EndReason::IllegalMove
+            if matches!(format, Format::Csa | Format::Jkf) && r.winner == Some(to_move) =>
+        {
+            "foulLose"
+        }
+        EndReason::IllegalMove if matches!(format, Format::Csa | Format::Jkf) => "foulWin",
+        EndReason::IllegalMove if r.winner == Some(to_move) => "foulWin",
+        EndReason::IllegalMove => "foulLose",
         _ => return None,
     })
 }
@@ -273,5 +294,75 @@ fn tsshogi_reads_back_our_kif_kifu_ki2_csa_and_jkf() {
         started.elapsed().as_secs_f64()
     );
     assert_eq!(count, 208);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// The real-file corpus of the formats crate (crates/formats/tests/data/corpus):
+/// every record Banmen reads there, written as KIF (Shift-JIS), KI2, CSA and
+/// JKF, tsshogi reads back with the same start, tree (CSA: main line) and
+/// ending.
+#[test]
+fn tsshogi_reads_back_what_banmen_writes_of_the_real_file_corpus() {
+    let peers = peers_dir();
+    if !node_ready(&peers) {
+        println!("skipped: node or tests/peers/node_modules is missing (cd tests/peers && npm ci)");
+        return;
+    }
+    let corpus = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../formats/tests/data/corpus");
+    let sources = std::fs::read_to_string(corpus.join("SOURCES.tsv")).expect("SOURCES.tsv");
+    let dir = std::env::temp_dir().join(format!("banmen-tsshogi-corpus-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let mut files = Vec::new();
+    let mut records = 0;
+    for (i, file) in sources
+        .lines()
+        .skip(1)
+        .filter_map(|l| l.split('\t').next())
+        .enumerate()
+    {
+        let Some(format) = Format::from_extension(file).or_else(|| {
+            file.to_ascii_lowercase()
+                .ends_with(".ki2u")
+                .then_some(Format::Ki2)
+        }) else {
+            continue;
+        };
+        let bytes = std::fs::read(corpus.join(file)).expect("corpus file");
+        let Ok(rec) = read(&bytes, Some(format)) else {
+            continue; // refused: disagreements.tsv says why
+        };
+        records += 1;
+        // KIFU rather than Shift-JIS KIF: some files' comments hold
+        // characters Shift-JIS lacks (GPS Shogi's EUC-JP records).
+        for (format, ext, reader) in [
+            (Format::Kifu, "kifu", "kif"),
+            (Format::Ki2, "ki2", "ki2"),
+            (Format::Csa, "csa", "csa"),
+            (Format::Jkf, "jkf", "jkf"),
+        ] {
+            let path = dir.join(format!("{i}.{ext}"));
+            let out = write(&rec, format).unwrap_or_else(|e| panic!("{file} {format}: {e}"));
+            std::fs::write(&path, out).expect("write record");
+            files.push(expectation(&path, reader, "utf-8", &rec, format));
+        }
+    }
+    let expectations = dir.join("expectations.json");
+    let text = serde_json::to_string_pretty(&json!({ "files": files })).expect("json");
+    std::fs::write(&expectations, text).expect("write expectations");
+    let out = Command::new("node")
+        .arg(peers.join("tsshogi-check.mjs"))
+        .arg(&expectations)
+        .current_dir(&peers)
+        .output()
+        .expect("run node");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    println!("{records} corpus records; {stdout}");
+    assert!(
+        out.status.success(),
+        "{stdout}{}\n(files kept in {})",
+        String::from_utf8_lossy(&out.stderr),
+        dir.display()
+    );
+    assert!(records >= 290, "{records} records");
     std::fs::remove_dir_all(&dir).ok();
 }

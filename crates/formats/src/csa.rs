@@ -380,12 +380,17 @@ fn parse_row<B: BitBoard>(
                 format!("P{rank} has {} squares, needs {files}", files - file),
             ));
         }
-        // Trailing blanks of an empty last square are often trimmed.
-        if rest.starts_with(" *") {
-            rest = rest.get(3..).unwrap_or("");
+        // Trailing blanks of an empty last square are often trimmed, and
+        // some writers separate the squares by one blank (`P2 * * * …`,
+        // ShogiBoardQ's test files; tsshogi reads them): an empty square is
+        // a `*` after any blanks.
+        let cell = rest.trim_start_matches(' ');
+        if let Some(after) = cell.strip_prefix('*') {
+            rest = after;
             setup.board[idx] = None;
             continue;
         }
+        rest = cell;
         let c = rest.chars().next().and_then(color_of);
         let piece = take_code(rules, rest.get(1..).unwrap_or(""));
         match (c, piece) {
@@ -565,7 +570,13 @@ fn read_on<B: BitBoard>(
             continue;
         }
         // Names and `$` fields may hold commas; other lines may carry
-        // several statements (`+7776FU,T12`).
+        // several statements (`+7776FU,T12`), and a comment after them
+        // (GPS Shogi's `+7776FU  ,T0  ,'T0 …`, floodgate's
+        // `%KACHI,'* -5000 win`): a `'` item ends the line's statements.
+        let (line, trailing_comment) = match line.find(",'") {
+            Some(at) if !line.starts_with(['N', '$']) => (&line[..at], Some(&line[at + 2..])),
+            _ => (line, None),
+        };
         let statements: Vec<&str> = if line.starts_with(['N', '$']) {
             vec![line]
         } else {
@@ -718,6 +729,13 @@ fn read_on<B: BitBoard>(
                 '%' => ending = Some((n, st.to_string())),
                 _ => return Err(ParseError::new(n, format!("cannot read '{st}'"))),
             }
+        }
+        // After the move it follows: `'*` is a move comment, as on its own line.
+        if let Some(c) = trailing_comment.and_then(|c| c.strip_prefix('*')) {
+            rec.headers.comments.push(Comment {
+                ply: rec.moves.len(),
+                text: c.to_string(),
+            });
         }
     }
     let p =

@@ -100,6 +100,33 @@ struct Jkf {
     moves: Vec<Entry>,
 }
 
+/// A color as JKF writes it, 0 (black) or 1 (white), or as its first
+/// version (2014; json-kifu-format's early example files) wrote it: `true`
+/// for black, `false` for white.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum ColorNumber {
+    Number(u8),
+    Bool(bool),
+}
+
+impl ColorNumber {
+    fn number(self) -> u8 {
+        match self {
+            ColorNumber::Number(n) => n,
+            ColorNumber::Bool(black) => u8::from(!black),
+        }
+    }
+}
+
+fn color_number<'de, D: Deserializer<'de>>(d: D) -> Result<u8, D::Error> {
+    ColorNumber::deserialize(d).map(ColorNumber::number)
+}
+
+fn optional_color_number<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u8>, D::Error> {
+    Option::<ColorNumber>::deserialize(d).map(|c| c.map(ColorNumber::number))
+}
+
 #[derive(Debug, Serialize, Deserialize)]
 struct Initial {
     preset: String,
@@ -109,6 +136,7 @@ struct Initial {
 
 #[derive(Debug, Serialize, Deserialize)]
 struct InitialData {
+    #[serde(deserialize_with = "color_number")]
     color: u8,
     /// `board[x-1][y-1]`: file x, rank y.
     board: Vec<Vec<Cell>>,
@@ -117,7 +145,11 @@ struct InitialData {
 
 #[derive(Debug, Default, Serialize, Deserialize)]
 struct Cell {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "optional_color_number"
+    )]
     color: Option<u8>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     kind: Option<String>,
@@ -139,6 +171,7 @@ struct Entry {
 
 #[derive(Debug, Serialize, Deserialize)]
 struct JkfMove {
+    #[serde(deserialize_with = "color_number")]
     color: u8,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     from: Option<Place>,

@@ -6,8 +6,12 @@
 //! On 17x17 a square is written `１２十一` and an origin `(1211)` (two digits
 //! for the file, two for the rank); a lion's double move lists its middle
 //! squares after the origin: `９七獅子成(0909,0908)`. A start position other
-//! than the game's own is a board diagram in standard shogi and an `SFEN：`
-//! line in the other games.
+//! than the game's own is a board diagram in standard shogi and minishogi and
+//! an `SFEN：` line in the other games.
+//!
+//! Minishogi is `手合割：5五将棋`, as lishogi writes and reads it (`５五将棋`
+//! and `五々将棋` are read too), with a 5x5 diagram after it for a set-up
+//! position; its squares are standard shogi's (`５三歩(54)`).
 
 use crate::names::names;
 use crate::notation::{mark, parse_japanese, to_japanese};
@@ -53,10 +57,26 @@ fn diagram_char(names: &PieceNames) -> Option<char> {
         })
 }
 
-/// Whether a KIF board diagram can show this game: a 9x9 board whose every
-/// piece has a one-kanji form (standard shogi; not the cannons).
+/// Whether a KIF board diagram can show this game: a 9x9 or 5x5 board
+/// whose every piece has a one-kanji form (standard shogi and minishogi;
+/// not the cannons).
 fn diagram_fits<B: BitBoard>(rules: &Rules<B>) -> bool {
-    rules.geometry == Geometry::NINE && rules.kinds.iter().all(|k| diagram_char(&k.names).is_some())
+    matches!(rules.geometry, Geometry::NINE | Geometry::FIVE)
+        && rules.kinds.iter().all(|k| diagram_char(&k.names).is_some())
+}
+
+/// The 手合割 that names minishogi, as Banmen writes it: lishogi (shogiops
+/// `kifHandicaps.ts`) writes `5五将棋` (the file an ASCII digit) and
+/// bioshogi spells it so too. Kakinoki's KIF has no 将棋種類 header, so the
+/// 手合割 line is where a KIF says which game it is.
+pub(crate) const MINISHOGI_HANDICAP: &str = "5五将棋";
+
+/// The game a 手合割 value names, where it names one: minishogi by
+/// `5五将棋`, `５五将棋`, `五五将棋` or `五々将棋` (lishogi reads all four;
+/// its old exports wrote `五々将棋`).
+fn game_of_handicap(value: &str) -> Option<VariantName> {
+    matches!(value, "5五将棋" | "５五将棋" | "五五将棋" | "五々将棋")
+        .then_some(VariantName::MiniShogi)
 }
 
 /// The terminal word of a result, if KIF has one (the side to move is `to_move`).
@@ -168,11 +188,21 @@ fn diagram<B: BitBoard>(pos: &Position<B>, handicap: bool) -> Result<String, Str
         side_name(Color::White, handicap),
         hand_text(pos, Color::White)
     );
-    s.push_str("  ９ ８ ７ ６ ５ ４ ３ ２ １\n+---------------------------+\n");
+    // A 5x5 diagram as lishogi writes minishogi's: files ５…１, ranks 一…五.
+    const FILES: [char; 9] = ['１', '２', '３', '４', '５', '６', '７', '８', '９'];
     const RANKS: [char; 9] = ['一', '二', '三', '四', '五', '六', '七', '八', '九'];
-    for (r, rank) in RANKS.iter().enumerate() {
+    let files = usize::from(g.files).min(9);
+    s.push(' ');
+    for f in FILES[..files].iter().rev() {
+        s.push(' ');
+        s.push(*f);
+    }
+    let rule = format!("+{}+\n", "-".repeat(files * 3));
+    s.push('\n');
+    s.push_str(&rule);
+    for (r, rank) in RANKS[..usize::from(g.ranks).min(9)].iter().enumerate() {
         s.push('|');
-        for f in (1..=9).rev() {
+        for f in (1..=files as i32).rev() {
             let sq = g.square(f, r as i32).ok_or("off board")?;
             match pos.piece_at(sq) {
                 None => s.push_str(" ・"),
@@ -190,7 +220,7 @@ fn diagram<B: BitBoard>(pos: &Position<B>, handicap: bool) -> Result<String, Str
         s.push(*rank);
         s.push('\n');
     }
-    s.push_str("+---------------------------+\n");
+    s.push_str(&rule);
     s.push_str(&format!(
         "{}の持駒：{}\n",
         side_name(Color::Black, handicap),
@@ -208,7 +238,10 @@ fn header_block<B: BitBoard>(
 ) -> Result<(String, bool), String> {
     let mut s = String::new();
     let variant = Variant::get(record.variant).ok_or("unknown variant")?;
-    if record.variant != VariantName::default() {
+    // Minishogi is named by its 手合割, as lishogi writes it; the other
+    // games by Banmen's 将棋種類.
+    let minishogi = record.variant == VariantName::MiniShogi;
+    if record.variant != VariantName::default() && !minishogi {
         s.push_str(&format!("将棋種類：{}\n", record.variant));
     }
     if !record.rules.is_empty() {
@@ -236,7 +269,13 @@ fn header_block<B: BitBoard>(
         .any(|(_, sfen)| sfen_sans_number(sfen) == start_key);
     let even = sfen_sans_number(variant.start_sfen) == start_key;
     let is_handicap = handicap.is_some() || other_handicap;
-    if even {
+    if minishogi {
+        // A set-up position follows as a diagram (lishogi's layout).
+        s.push_str(&format!("手合割：{MINISHOGI_HANDICAP}\n"));
+        if !even {
+            s.push_str(&diagram(start, false)?);
+        }
+    } else if even {
         s.push_str("手合割：平手\n");
     } else if let Some(h) = handicap {
         s.push_str(&format!("手合割：{}\n", h.japanese));
@@ -517,6 +556,10 @@ enum End {
     Word(String, Option<Color>),
     /// A `まで…` line (KI2; KIF after a terminal line is read from the latter).
     Summary(String),
+    /// An illegal move that the file says ended the game (Shogi Club 24's
+    /// `*反則手にて終局`, or a `反則勝ち`/`反則負け` line after it): the side to
+    /// move played it and loses; the move itself is not kept.
+    Illegal,
 }
 
 /// A node of the tree being read: the start (node 0), a move, or the end of a line.
@@ -573,13 +616,15 @@ impl<B: BitBoard> Reader<B> {
         if self.pos.is_none() {
             let mut setup = None;
             if let Some(board) = &self.board {
-                // The diagram: nine rows of nine, from White's side, file 9 first.
+                // The diagram: rows from White's side, the highest file first
+                // (nine of nine; minishogi's five of five).
                 let rules = self.rules(n)?;
                 let g = rules.geometry;
+                let files = i32::from(g.files);
                 let mut diagram = Setup::empty(g);
                 for (i, p) in board.iter().enumerate() {
-                    let (rank, column) = ((i / 9) as i32, (i % 9) as i32);
-                    if let (Some(p), Some(sq)) = (p, g.square(9 - column, rank)) {
+                    let (rank, column) = (i as i32 / files, i as i32 % files);
+                    if let (Some(p), Some(sq)) = (p, g.square(files - column, rank)) {
                         diagram.put(sq, p.color, p.kind);
                     }
                 }
@@ -728,7 +773,7 @@ impl<B: BitBoard> Reader<B> {
             "手合割" => {
                 let variant = Variant::get(self.rec.variant)
                     .ok_or_else(|| ParseError::new(n, "unknown variant"))?;
-                if v == "平手" {
+                if v == "平手" || game_of_handicap(&v) == Some(self.rec.variant) {
                     self.rec.start = variant.start_sfen.to_string();
                 } else if let Some(h) = variant.handicap(&v) {
                     self.rec.start = h.sfen.to_string();
@@ -780,21 +825,25 @@ impl<B: BitBoard> Reader<B> {
 
     fn board_row(&mut self, n: usize, line: &str) -> Result<(), ParseError> {
         let rules = self.rules(n)?;
-        if rules.geometry.files != 9 {
+        if !diagram_fits(rules) {
             return Err(ParseError::new(
                 n,
-                "board diagrams are for 9x9 games (write an SFEN： line)",
+                "board diagrams are for 9x9 and 5x5 games (write an SFEN： line)",
             ));
         }
+        let files = usize::from(rules.geometry.files);
         let inner = line.trim_start_matches('|');
         let inner = inner.split('|').next().unwrap_or("");
         let chars: Vec<char> = inner.chars().collect();
-        if chars.len() != 18 {
-            return Err(ParseError::new(n, "a board row must have 9 squares"));
+        if chars.len() != 2 * files {
+            return Err(ParseError::new(
+                n,
+                format!("a board row must have {files} squares"),
+            ));
         }
         let board = self.board.get_or_insert_with(Vec::new);
-        if board.len() >= 81 {
-            return Err(ParseError::new(n, "more than 9 board rows"));
+        if board.len() >= files * usize::from(rules.geometry.ranks) {
+            return Err(ParseError::new(n, format!("more than {files} board rows")));
         }
         for cell in chars.chunks(2) {
             let (side, ch) = (cell[0], cell[1]);
@@ -831,7 +880,25 @@ fn parse_time(s: &str) -> Option<u32> {
         .checked_add(sec.trim().parse::<u32>().ok()?)
 }
 
-const TERMINALS: [&str; 15] = [
+/// The marks before a KI2 move: ▲△, ☗☖, and ▼▽ (mog-core-scala's KI2
+/// files write ▽ for White).
+const MARKS: [char; 6] = ['▲', '△', '☗', '☖', '▼', '▽'];
+
+/// Whether a line after an illegal move says the game ended with it: a
+/// comment that names a foul (`*反則手にて終局`, Shogi Club 24) or a
+/// `反則勝ち`/`反則負け` line.
+fn ends_by_foul(line: &str) -> bool {
+    match line.strip_prefix('*') {
+        Some(comment) => comment.contains("反則"),
+        None => {
+            let body = line.trim_start_matches(|c: char| c.is_ascii_digit() || c == ' ');
+            let word = split_side(body).1;
+            word.starts_with("反則勝ち") || word.starts_with("反則負け")
+        }
+    }
+}
+
+const TERMINALS: [&str; 16] = [
     "投了",
     "中断",
     "千日手",
@@ -847,6 +914,8 @@ const TERMINALS: [&str; 15] = [
     "宣言勝ち",
     "トライ",
     "詰",
+    // 81Dojo's word for a loss on time (mog-core-scala reads it so).
+    "Time-up",
 ];
 
 /// The game and rule options named in the headers (`将棋種類`, `ルール`),
@@ -854,6 +923,10 @@ const TERMINALS: [&str; 15] = [
 fn prescan(text: &str) -> Result<Record, ParseError> {
     let mut rec = Record::new(VariantName::Shogi);
     let mut rules_line = 1;
+    // The game named by 将棋種類 and by 手合割 (minishogi's `5五将棋`), with
+    // their lines: they must agree.
+    let mut named: Option<(usize, VariantName)> = None;
+    let mut by_handicap: Option<(usize, VariantName)> = None;
     for (i, raw) in text.lines().enumerate() {
         let t = raw.trim();
         if t.starts_with("変化") {
@@ -864,11 +937,16 @@ fn prescan(text: &str) -> Result<Record, ParseError> {
         };
         match k.trim() {
             "将棋種類" => {
-                rec = Record::new(
-                    v.trim()
-                        .parse()
-                        .map_err(|e| ParseError::new(i + 1, format!("{e}")))?,
-                );
+                let game = v
+                    .trim()
+                    .parse()
+                    .map_err(|e| ParseError::new(i + 1, format!("{e}")))?;
+                named = Some((i + 1, game));
+            }
+            "手合割" => {
+                by_handicap = game_of_handicap(v.trim())
+                    .map(|g| (i + 1, g))
+                    .or(by_handicap);
             }
             "ルール" => {
                 rec.rules = v.trim().to_string();
@@ -876,6 +954,20 @@ fn prescan(text: &str) -> Result<Record, ParseError> {
             }
             _ => {}
         }
+    }
+    match (named, by_handicap) {
+        (Some((_, a)), Some((line, b))) if a != b => {
+            return Err(ParseError::new(
+                line,
+                format!("手合割 names {b}, but 将棋種類 names {a}"),
+            ));
+        }
+        (Some((_, game)), _) | (None, Some((_, game))) => {
+            let options = std::mem::take(&mut rec.rules);
+            rec = Record::new(game);
+            rec.rules = options;
+        }
+        (None, None) => {}
     }
     // Validate the options here, naming their line.
     rules_for(rec.variant, &rec.rules).map_err(|e| ParseError::new(rules_line, e.to_string()))?;
@@ -905,6 +997,12 @@ fn read_on<B: BitBoard>(
         current: 0,
     };
     let mut last_line = 0;
+    // An illegal move on a numbered line, kept until the next line says
+    // whether the game ended with it (see `End::Illegal`).
+    let mut illegal: Option<ParseError> = None;
+    // The end node such a move made, with its error: a move after it
+    // (ShogiLibSharp's 4.kifu) is refused with that error.
+    let mut illegal_end: Option<(usize, ParseError)> = None;
     for (i, raw) in text.lines().enumerate() {
         let n = i + 1;
         last_line = n;
@@ -912,6 +1010,23 @@ fn read_on<B: BitBoard>(
         let t = line.trim();
         if t.is_empty() || t.starts_with('#') || t.starts_with('&') {
             continue;
+        }
+        if let Some(e) = illegal.take() {
+            if t.starts_with('*') && !ends_by_foul(t) {
+                // An engine's comment on the move (ShogiGUI's `**対局 …`)
+                // before the line that tells.
+                r.comment(&t[1..]);
+                illegal = Some(e);
+                continue;
+            }
+            if !ends_by_foul(t) {
+                return Err(e);
+            }
+            r.end(End::Illegal);
+            illegal_end = Some((r.current, e));
+            if !t.starts_with('*') {
+                continue;
+            }
         }
         if t.starts_with("変化") {
             r.branch(n, t)?;
@@ -937,7 +1052,13 @@ fn read_on<B: BitBoard>(
             }
             continue;
         }
-        if t.starts_with("手数") || t.starts_with("+--") || t.starts_with('９') {
+        // The moves' heading, a diagram's frame and its file numbers
+        // (`９ ８ …`, minishogi's `５ ４ ３ ２ １`).
+        if t.starts_with("手数")
+            || t.starts_with("+--")
+            || t.chars()
+                .all(|c| c == ' ' || c == '　' || ('１'..='９').contains(&c))
+        {
             continue;
         }
         if t.starts_with('|') {
@@ -951,15 +1072,15 @@ fn read_on<B: BitBoard>(
         if matches!(t, "先手番" | "下手番") {
             continue;
         }
-        if t.starts_with(['▲', '△', '☗', '☖']) && r.ended() {
+        if t.starts_with(MARKS) && r.ended() {
             // Text after the end (`▲先手の勝ち`): a comment.
             r.comment(t);
             continue;
         }
-        if t.starts_with(['▲', '△', '☗', '☖']) {
+        if t.starts_with(MARKS) {
             let mut cur = String::new();
             for ch in t.chars() {
-                if matches!(ch, '▲' | '△' | '☗' | '☖') && !cur.trim().is_empty() {
+                if MARKS.contains(&ch) && !cur.trim().is_empty() {
                     r.play(n, cur.trim())?;
                     cur.clear();
                 }
@@ -972,6 +1093,16 @@ fn read_on<B: BitBoard>(
         }
         if t.starts_with(|c: char| c.is_ascii_digit()) {
             let (num, rest) = t.split_at(t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len()));
+            let word = split_side(rest.trim()).1;
+            let terminal = TERMINALS.iter().any(|w| word.starts_with(*w));
+            if r.ended() && terminal {
+                // A second terminal line (`122 投了` then `123 中断`): the
+                // first one counts, as a second `%` line in CSA.
+                continue;
+            }
+            if let Some((_, e)) = illegal_end.as_ref().filter(|(at, _)| *at == r.current) {
+                return Err(e.clone());
+            }
             let expected = r.nodes[r.current].ply + 1;
             if num.parse::<usize>().ok() != Some(expected) {
                 return Err(ParseError::new(
@@ -993,16 +1124,19 @@ fn read_on<B: BitBoard>(
             // Shogi Club 24 names the side: `先手 反則負け`.
             let (named, word_text) = split_side(mv);
             if let Some(word) = TERMINALS.iter().find(|w| word_text.starts_with(**w)) {
-                if r.ended() {
-                    return Err(ParseError::new(n, "a second end of the game"));
-                }
                 r.end(End::Word(word.to_string(), named));
                 continue;
             }
             if mv.is_empty() {
                 return Err(ParseError::new(n, "a move number without a move"));
             }
-            r.play(n, mv)?;
+            match r.play(n, mv) {
+                Err(e) if e.message.ends_with("is not a legal move") => {
+                    illegal = Some(e);
+                    continue;
+                }
+                played => played?,
+            }
             let at = r.current;
             r.nodes[at].time = time.and_then(parse_time);
             continue;
@@ -1031,11 +1165,15 @@ fn read_on<B: BitBoard>(
         }
         return Err(ParseError::new(n, format!("cannot read '{t}'")));
     }
+    if let Some(e) = illegal {
+        return Err(e);
+    }
     if let Some(b) = &r.board {
-        if b.len() != 81 {
+        let g = r.rules.geometry;
+        if b.len() != usize::from(g.files) * usize::from(g.ranks) {
             return Err(ParseError::new(
                 last_line,
-                "the board diagram does not have 9 rows",
+                format!("the board diagram does not have {} rows", g.ranks),
             ));
         }
     }
@@ -1118,6 +1256,7 @@ impl Tree<'_> {
         line.result = match end {
             Some(End::Word(w, side)) => named_terminal_result(w, *side, to_move, by_rules),
             Some(End::Summary(s)) => read_summary(s, to_move, by_rules).or(by_rules),
+            Some(End::Illegal) => foul(Some(!to_move), by_rules),
             None => by_rules,
         };
         for (node, played) in forks {
@@ -1178,7 +1317,7 @@ fn named_terminal_result(
     match word {
         "反則負け" => foul(Some(!side), by_rules),
         "反則勝ち" => foul(Some(side), by_rules),
-        "投了" | "切れ負け" => Some(GameResult {
+        "投了" | "切れ負け" | "Time-up" => Some(GameResult {
             winner: Some(!side),
             ..base
         }),
@@ -1207,7 +1346,7 @@ fn terminal_result(word: &str, to_move: Color, by_rules: Option<GameResult>) -> 
         "反則負け" => foul(Some(!to_move), by_rules),
         "入玉勝ち" | "宣言勝ち" => res(Some(to_move), EndReason::Declaration),
         "トライ" => res(Some(to_move), EndReason::Try),
-        "切れ負け" => res(Some(!to_move), EndReason::Timeout),
+        "切れ負け" | "Time-up" => res(Some(!to_move), EndReason::Timeout),
         _ => None,
     }
 }

@@ -33,6 +33,11 @@
 //! | start position | `PI` or `手合割：平手` for the game's own; otherwise `SFEN：` (KIF) or `P1`… (CSA) | the same |
 //! | JKF | header `将棋種類`/`ルール`, pieces by their CSA codes, the game's own start as preset `HIRATE`, others as `OTHER` | refused: JKF's squares are 1-9 and its moves single steps ([`jkf`]) |
 //!
+//! Minishogi (5x5) is KIF's and KI2's `手合割：5五将棋`, as lishogi writes
+//! and reads it (`５五将棋` and `五々将棋` read too), with a 5x5 board
+//! diagram after it for a set-up position; its squares are standard
+//! shogi's (`５三歩(54)`). JKF refuses it.
+//!
 //! Western notation for dai dai shogi follows `rules/dai-dai-shogi.md`: the
 //! two-letter codes (`LNx3h-2i`; the seed's `Ln`, `St` … are read too), `!`
 //! for igui (`LNx!9d`) and pass (`LN-!9h`), both squares of a double capture
@@ -176,7 +181,7 @@ impl Format {
             }
             let body =
                 line.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.' || c == ' ');
-            if body.starts_with(['▲', '△', '☗', '☖']) {
+            if body.starts_with(['▲', '△', '☗', '☖', '▼', '▽']) {
                 return if kif_like {
                     Format::Ki2
                 } else {

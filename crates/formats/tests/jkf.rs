@@ -256,3 +256,13 @@ fn bad_jkf_is_refused_with_a_reason() {
         assert!(err.to_string().contains(why), "{text}: {err}");
     }
 }
+
+#[test]
+fn the_first_jkf_versions_boolean_colors_are_read() {
+    // json-kifu-format's example files of 2014 wrote `"color": true` for
+    // black and `false` for white (the corpus holds one).
+    let text = r#"{"header":{},"initial":{"preset":"HIRATE"},"moves":[{},
+        {"move":{"from":{"x":7,"y":7},"to":{"x":7,"y":6},"piece":"FU","color":true}},
+        {"move":{"from":{"x":3,"y":3},"to":{"x":3,"y":4},"piece":"FU","color":false}}]}"#;
+    assert_eq!(jkf(text).moves, ["7g7f", "3c3d"]);
+}

@@ -379,3 +379,89 @@ fn a_promoted_piece_in_hand_is_refused_and_an_absurd_time_is_no_overflow() {
     assert_eq!(rec.moves, ["7g7f"]);
     assert_eq!(rec.time(0), None);
 }
+
+#[test]
+fn csa_reads_a_comment_after_a_lines_statements() {
+    // GPS Shogi's 2005 records, floodgate's `%KACHI,'* …`.
+    let rec =
+        csa("+7776FU  ,T0       ,'T0      ,'7776\n-3334FU,T1,'* a note\n%TORYO,'* -5000 win\n");
+    assert_eq!(rec.moves, ["7g7f", "3c3d"]);
+    assert!(rec
+        .headers
+        .comments
+        .iter()
+        .any(|c| c.ply == 2 && c.text == " a note"));
+    assert_eq!(rec.result.map(|r| r.reason), Some(EndReason::Resignation));
+}
+
+#[test]
+fn csa_board_rows_may_separate_squares_by_one_blank() {
+    // ShogiBoardQ's test files; tsshogi reads them.
+    let text = "V2.2\nP1-KY-KE-GI-KI-OU-KI-GI-KE-KY\nP2 * * * * * * * * *\nP3-FU-FU-FU-FU-FU-FU-FU-FU-FU\n\
+P4 * * * * * * * * *\nP5 * * * * * * * * *\nP6 * * * * * * * * *\nP7+FU+FU+FU+FU+FU+FU+FU+FU+FU\n\
+P8 * +KA * * * * * +HI *\nP9+KY+KE+GI+KI+OU+KI+GI+KE+KY\n-\n-3334FU\n";
+    let rec = read(text.as_bytes(), Some(Format::Csa)).unwrap();
+    assert_eq!(
+        rec.start,
+        "lnsgkgsnl/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1"
+    );
+    assert_eq!(rec.moves, ["3c3d"]);
+}
+
+#[test]
+fn ki2_reads_the_hollow_triangle_marks() {
+    // mog-core-scala's KI2 files write ▽ for White.
+    let rec = read(
+        "手合割：平手\n▲７六歩▽３四歩▼２六歩\n".as_bytes(),
+        Some(Format::Ki2),
+    )
+    .unwrap();
+    assert_eq!(rec.moves, ["7g7f", "3c3d", "2g2f"]);
+}
+
+#[test]
+fn kif_reads_time_up_and_keeps_the_first_of_two_terminal_lines() {
+    let head = "手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n";
+    // 81Dojo's `Time-up`: the side to move lost on time.
+    let rec = read(
+        format!("{head}   2 Time-up   ( 0:0/)\n").as_bytes(),
+        Some(Format::Kifu),
+    )
+    .unwrap();
+    let timeout = Some(GameResult {
+        winner: Some(Color::Black),
+        reason: EndReason::Timeout,
+    });
+    assert_eq!(rec.result, timeout);
+    // `122 投了` then `123 中断` (mog-core-scala's 012.kif): the first counts.
+    let text = format!("{head}   2 投了\n   3 中断\nまで1手で中断\n");
+    let rec = read(text.as_bytes(), Some(Format::Kifu)).unwrap();
+    assert_eq!(rec.result.map(|r| r.reason), Some(EndReason::Resignation));
+}
+
+#[test]
+fn kif_ends_the_game_at_an_illegal_last_move_the_file_calls_a_foul() {
+    // Shogi Club 24 writes the illegal move and `*反則手にて終局`: the game
+    // ended there, the mover lost, and the move is not kept.
+    let head = "手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ２二角(77)\n";
+    let foul = Some(GameResult {
+        winner: Some(Color::White),
+        reason: EndReason::IllegalMove,
+    });
+    for tail in [
+        "*反則手にて終局\n",
+        "   4 反則勝ち\n",
+        "**engine: depth 2\n   4 反則勝ち\n",
+    ] {
+        let rec = read(format!("{head}{tail}").as_bytes(), Some(Format::Kifu))
+            .unwrap_or_else(|e| panic!("{tail}: {e}"));
+        assert_eq!(rec.moves, ["7g7f", "3c3d"], "{tail}");
+        assert_eq!(rec.result, foul, "{tail}");
+    }
+    // Without a word of a foul it is a broken file, refused at the move.
+    for tail in ["", "   4 投了\n", "*反則手にて終局\n   4 ８四歩(83)\n"] {
+        let err = read(format!("{head}{tail}").as_bytes(), Some(Format::Kifu)).unwrap_err();
+        assert_eq!(err.line, 5, "{tail}: {err}");
+        assert!(err.message.contains("not a legal move"), "{tail}: {err}");
+    }
+}

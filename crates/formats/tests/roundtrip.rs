@@ -717,7 +717,11 @@ const BROKEN_LINES: [(&str, usize, &str); 36] = [
     ("daidai-bad-origin.kifu", 3, "bad origin"),
     ("daidai-bad-rules.kifu", 2, "lion-dog"),
     ("daidai-bad-square.csa", 5, "bad square"),
-    ("daidai-diagram.kifu", 4, "board diagrams are for 9x9 games"),
+    (
+        "daidai-diagram.kifu",
+        4,
+        "board diagrams are for 9x9 and 5x5 games",
+    ),
     ("daidai-double.usi", 2, "double move"),
     ("daidai-igui.western", 3, "not a legal move"),
     ("daidai-illegal-lion.kifu", 4, "not a legal move"),
