@@ -2,7 +2,7 @@
 //! read, each shown by a small record text.
 
 use banmen_formats::{read, read_games, write, EndReason, Format, GameResult};
-use banmen_rules::Color;
+use banmen_rules::{rules_9x9, Color, Setup, VariantName};
 
 fn text(rec: &banmen_formats::Record, f: Format) -> String {
     String::from_utf8(write(rec, f).expect("write")).expect("utf-8")
@@ -238,27 +238,33 @@ fn kif_reads_sealed_moves_and_a_named_foul() {
 
 #[test]
 fn kakinokis_other_handicaps() {
+    // Each start, built here from the even game by taking off the pieces
+    // the name removes (the uwate, White, is on ranks a-b; its left is
+    // files 1-4), independently of the reader's table.
+    let rules = rules_9x9(VariantName::Shogi).unwrap();
+    let without = |squares: &[&str]| {
+        let even = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1";
+        let mut setup = Setup::from_sfen(rules, even).unwrap();
+        for sq in squares {
+            let sq = rules.geometry.parse_square(sq).unwrap();
+            setup.board[sq.index()] = None;
+        }
+        setup.to_sfen(rules)
+    };
+    let rook_bishop = ["8b", "2b"];
+    let six = ["8b", "2b", "1a", "9a", "2a", "8a"];
     for (name, sfen) in [
-        (
-            "三枚落ち",
-            "lnsgkgsn1/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
-        ),
+        ("三枚落ち", without(&[&rook_bishop[..], &["1a"]].concat())),
         (
             "五枚落ち",
-            "2sgkgsn1/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
+            without(&[&rook_bishop[..], &["1a", "9a", "8a"]].concat()),
         ),
         (
             "左五枚落ち",
-            "1nsgkgs2/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
+            without(&[&rook_bishop[..], &["1a", "9a", "2a"]].concat()),
         ),
-        (
-            "左七枚落ち",
-            "2sgkg3/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
-        ),
-        (
-            "右七枚落ち",
-            "3gkgs2/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
-        ),
+        ("左七枚落ち", without(&[&six[..], &["3a"]].concat())),
+        ("右七枚落ち", without(&[&six[..], &["7a"]].concat())),
     ] {
         let kif = format!(
             "手合割：{name}\n上手：A\n下手：B\n手数----指手---------消費時間--\n   1 ５四歩(53)\n"
