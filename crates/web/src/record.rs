@@ -82,6 +82,7 @@ pub(crate) async fn import(
                 consent: false,
                 moves: rec.moves,
                 resigned,
+                variations: rec.variations,
             },
             client_ip(client),
         )
@@ -123,7 +124,7 @@ pub(crate) async fn export(
             .get(&id)
             .ok_or_else(|| err(StatusCode::NOT_FOUND, format!("no game {id}")))?;
         let variant: VariantName = e.variant.parse().map_err(|e| bad(format!("{e}")))?;
-        Record {
+        let mut rec = Record {
             variant,
             rules: e.rules.clone(),
             start: e.start_sfen.clone(),
@@ -150,7 +151,11 @@ pub(crate) async fn export(
                 ..Headers::default()
             },
             variations: Vec::new(),
+        };
+        if let Some(v) = e.variations.as_ref().filter(|_| format.holds_variations()) {
+            rec.variations = v.tree(&e.usi, rec.result.is_some());
         }
+        rec
     };
     let bytes = write(&rec, format).map_err(|m| bad(format!("{format}: {m}")))?;
     let charset = if format == Format::Kif {
