@@ -504,6 +504,9 @@ test("an imported record's variations: in the move list, their positions on the 
   await page.selectOption("#export-format", "kifu");
   await page.click("#export-show");
   await page.waitForFunction(() => /変化：2手[\s\S]*変化：3手/.test(document.querySelector("#export-text").value));
+  await page.selectOption("#export-format", "jkf");
+  await page.click("#export-show");
+  await page.waitForFunction(() => document.querySelector("#export-text").value.includes('"forks"'));
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
