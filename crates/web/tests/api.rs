@@ -1613,6 +1613,45 @@ fn imported_variations_are_shown_exported_and_kept_across_a_restart() {
 }
 
 #[test]
+fn a_variation_goes_once_the_moves_it_branches_off_are_taken_back_and_replaced() {
+    let db = temp_db("variations-undo");
+    let server = Server::start(&db);
+    // The record without its resignation: the game goes on.
+    let kif = KIF_WITH_VARIATIONS.replace("   4 投了\n", "");
+    let (status, v) = server.post("/api/games/import", None, json!({ "text": kif }));
+    assert_eq!(status, 201, "{v}");
+    let id = v["id"].as_i64().unwrap();
+    let (black, white) = tokens(&v);
+    // Played on: still there.
+    let (status, v) = server.play(id, &white, "8c8d");
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["variations"][0]["ply"], 2);
+    // Taken back to move 1: still an alternative to move 2.
+    for token in [&white, &black, &white] {
+        let (status, v) = server.post(&format!("/api/games/{id}/undo"), Some(token), json!({}));
+        assert_eq!(status, 200, "{v}");
+    }
+    let v = server.get(&format!("/api/games/{id}"));
+    assert_eq!(moves(&v), ["7g7f"]);
+    assert_eq!(v["variations"][0]["ply"], 2);
+    // Move 1 replaced: it branches off nothing in this game any more.
+    let (status, v) = server.post(&format!("/api/games/{id}/undo"), Some(&black), json!({}));
+    assert_eq!(status, 200, "{v}");
+    let (status, v) = server.play(id, &black, "2g2f");
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["variations"], json!([]));
+    let (status, text) = raw(
+        server.addr,
+        "GET",
+        &format!("/api/games/{id}/export?format=kifu"),
+        None,
+        None,
+    );
+    assert_eq!(status, 200, "{text}");
+    assert!(!text.contains("変化"), "{text}");
+}
+
+#[test]
 fn a_database_from_before_variations_still_opens() {
     let db = temp_db("old-schema");
     {
