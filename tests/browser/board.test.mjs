@@ -461,6 +461,56 @@ test("import a record, export it, find it in the list", async () => {
   await page.context().close();
 });
 
+test("an imported record's variations: in the move list, their positions on the board, exported", async () => {
+  const page = await newPage();
+  // Once the variants are in (the page may open its New game panel then).
+  await page.waitForFunction(() => document.querySelector("#variant").options.length > 0);
+  await page.click("#show-import");
+  // Move 2 has a variation, which has one of its own at move 3.
+  const kif = "手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ２六歩(27)\n   4 投了\n\n"
+    + "変化：2手\n   2 ８四歩(83)\n   3 ２六歩(27)\n   4 ８五歩(84)\n\n変化：3手\n   3 ６八銀(79)\n";
+  await page.fill("#import-text", kif);
+  await page.click("#import-go");
+  await waitMoves(page, 3);
+  await page.selectOption("#notation", "japanese");
+  // Under move 2's row, indented; the nested one inside it.
+  const outer = page.locator("#moves > details.variation");
+  await outer.waitFor();
+  assert.equal(await outer.count(), 1);
+  assert.match(await outer.textContent(), /variation at move 2.*△８四歩.*▲２六歩.*△８五歩.*variation at move 3.*▲６八銀/s);
+  const rowOf2 = await page.locator('#moves li[data-ply="2"]').boundingBox();
+  const block = await outer.boundingBox();
+  assert.ok(block.y >= rowOf2.y + rowOf2.height - 1 && block.x > rowOf2.x - 200, "the block comes under move 2's row");
+  // Its move shows its position in replay mode: the silver on 6h, no moving.
+  await page.click('#moves .vmove[data-line="7g7f,8c8d,7i6h"]');
+  await page.waitForFunction(() => ui.view && ui.view.line === "7g7f,8c8d,7i6h");
+  await page.waitForSelector('#board [data-piece-sq="6h"][data-token="S"]');
+  assert.equal(await page.locator('#board [data-piece-sq="7i"]').count(), 0);
+  assert.match(await page.textContent("#replayinfo"), /variation: move 3/);
+  assert.equal(await page.getAttribute('#moves .vmove[data-line="7g7f,8c8d,7i6h"]', "class"), "vmove current");
+  // ← goes back inside the variation, then to the main line at its branch.
+  await page.click("#prev");
+  await page.waitForFunction(() => ui.view && ui.view.line === "7g7f,8c8d");
+  await page.waitForSelector('#board [data-piece-sq="8d"][data-token="p"]');
+  await page.click("#next");
+  await page.waitForFunction(() => ui.view && ui.view.line === "7g7f,8c8d,2g2f");
+  await page.click("#prev"); await page.click("#prev");
+  await page.waitForFunction(() => ui.view && !ui.view.line && ui.view.ply === 1);
+  // Collapsed, it stays so across a redraw.
+  await page.click("#moves > details.variation > summary");
+  await page.selectOption("#notation", "western");
+  assert.equal(await page.locator("#moves > details.variation").evaluate((d) => d.open), false);
+  // The KIF export writes them.
+  await page.selectOption("#export-format", "kifu");
+  await page.click("#export-show");
+  await page.waitForFunction(() => /変化：2手[\s\S]*変化：3手/.test(document.querySelector("#export-text").value));
+  await page.selectOption("#export-format", "jkf");
+  await page.click("#export-show");
+  await page.waitForFunction(() => document.querySelector("#export-text").value.includes('"forks"'));
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
 test("a second person in another browser joins by the seat link", async () => {
   const a = await newPage();
   await newGame(a, { opponent: "remote" });

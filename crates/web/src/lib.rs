@@ -36,6 +36,7 @@ mod notation;
 mod record;
 mod storage;
 mod variants;
+mod variations;
 
 use bounds::{admit, Pool, Rates};
 pub use bounds::{cores, Bounds};
@@ -143,6 +144,8 @@ struct Entry {
     answer: Option<consent::Answer>,
     /// The game that continues this one (a rematch).
     rematch: Option<i64>,
+    /// The variations of the record the game was imported from (read-only).
+    variations: Option<Arc<variations::Variations>>,
     /// The address that created the game (not stored: unknown after a restart).
     creator: Option<IpAddr>,
     /// Seconds since 1970: creation and last change.
@@ -197,6 +200,7 @@ impl Entry {
             offer: None,
             answer: None,
             rematch: None,
+            variations: None,
             creator: None,
             created,
             updated,
@@ -514,6 +518,7 @@ fn state(e: &Entry) -> Value {
             "offer": e.offer,
             "answer": e.answer,
             "rematch": e.rematch,
+            "variations": e.variations.as_ref().map_or(json!([]), |v| v.shown(&e.usi)),
         })
     })
 }
@@ -770,6 +775,8 @@ struct NewGame {
     consent: bool,
     moves: Vec<String>,
     resigned: Option<Color>,
+    /// The record's variations, off its main line `moves`.
+    variations: Vec<banmen_formats::Variation>,
 }
 
 /// Builds, stores (one transaction) and registers a game; answers `201` with
@@ -788,8 +795,15 @@ fn insert_game(s: &Shared, new: NewGame, client: Option<IpAddr>) -> Result<Respo
         time_control: new.time_control,
         consent: new.consent,
     };
+    let variations = if new.variations.is_empty() {
+        None
+    } else {
+        let v = variations::Variations::new(&game, new.moves.clone(), new.variations);
+        Some(Arc::new(v.map_err(bad)?))
+    };
     let mut entry = Entry::new(0, head, tokens.clone(), game, created, created);
     entry.creator = client;
+    entry.variations = variations;
     for (i, m) in new.moves.iter().enumerate() {
         entry
             .push_move(m, 0)
@@ -854,6 +868,7 @@ async fn create(
                 consent: req.consent,
                 moves: Vec::new(),
                 resigned: None,
+                variations: Vec::new(),
             },
             client_ip(client),
         )
@@ -867,7 +882,9 @@ async fn list(State(s): State<Shared>) -> Json<Value> {
     ))
 }
 
-/// `GET /api/games/{id}/position?ply=N`: the board after `N` moves (replay).
+/// `GET /api/games/{id}/position?ply=N`: the board after `N` moves (replay);
+/// `?line=M1,M2,…`: after these USI moves from the game's start (a
+/// variation's position: its main-line moves, then its own).
 async fn position_at(
     State(s): State<Shared>,
     Path(id): Path<String>,
@@ -882,6 +899,9 @@ async fn position_at(
             .ok_or_else(|| err(StatusCode::NOT_FOUND, format!("no game {id}")))?;
         e.game.clone()
     };
+    if let Some(line) = q.get("line") {
+        return line_position(&game, line).map(Json);
+    }
     let n = with_game!(&game, g => g.moves().len());
     let ply = match q.get("ply") {
         None => n,
@@ -907,6 +927,32 @@ async fn position_at(
             "position": board_json(&p),
         })
     })))
+}
+
+/// The position after the USI moves `line` (comma-separated) from the start of `game`.
+fn line_position(game: &AnyGame, line: &str) -> Result<Value, ApiError> {
+    let moves: Vec<&str> = line.split(',').filter(|m| !m.is_empty()).collect();
+    with_game!(game, g => {
+        let mut p = g.start().clone();
+        let mut last = None;
+        for (i, text) in moves.iter().enumerate() {
+            let m = p.parse_move(text).map_err(|e| {
+                err(
+                    StatusCode::UNPROCESSABLE_ENTITY,
+                    format!("move {} ({text}): {e}", i + 1),
+                )
+            })?;
+            last = Some(p.move_to_usi(m));
+            p.make_move(m);
+        }
+        Ok(json!({
+            "ply": moves.len(),
+            "sfen": p.to_sfen(),
+            "last_move": last,
+            "side_to_move": color_name(p.side_to_move()),
+            "position": board_json(&p),
+        }))
+    })
 }
 
 /// `GET /api/engines`: the engine pool's limit, searches running and waiting.

@@ -19,7 +19,7 @@ use std::collections::BTreeMap;
 pub(crate) struct ImportRequest {
     /// The record's text.
     text: String,
-    /// `kif`, `kifu`, `ki2`, `csa`, `sfen`, `usi`, `western`, `japanese`; guessed when absent.
+    /// `kif`, `kifu`, `ki2`, `jkf`, `csa`, `sfen`, `usi`, `western`, `japanese`; guessed when absent.
     #[serde(default)]
     format: Option<String>,
     #[serde(default = "human")]
@@ -44,7 +44,8 @@ fn handicap_of(variant: VariantName, start: &str) -> Option<String> {
 
 /// `POST /api/games/import` `{text, format?, black?, white?}`: a new game
 /// with the record's start, rules and moves (and its resignation); both seats
-/// human unless told otherwise.
+/// human unless told otherwise. Its variations are kept with the game (shown
+/// in its state, exported); the game goes on from the main line.
 pub(crate) async fn import(
     State(s): State<Shared>,
     client: Client,
@@ -82,6 +83,7 @@ pub(crate) async fn import(
                 consent: false,
                 moves: rec.moves,
                 resigned,
+                variations: rec.variations,
             },
             client_ip(client),
         )
@@ -103,7 +105,8 @@ fn player_name(p: Player) -> String {
 }
 
 /// `GET /api/games/{id}/export?format=F[&download=1]`: the game as a record
-/// (`kif` is Shift-JIS, the others UTF-8).
+/// (`kif` is Shift-JIS, the others UTF-8), with the imported variations in
+/// the formats that hold them.
 pub(crate) async fn export(
     State(s): State<Shared>,
     Path(id): Path<String>,
@@ -123,7 +126,7 @@ pub(crate) async fn export(
             .get(&id)
             .ok_or_else(|| err(StatusCode::NOT_FOUND, format!("no game {id}")))?;
         let variant: VariantName = e.variant.parse().map_err(|e| bad(format!("{e}")))?;
-        Record {
+        let mut rec = Record {
             variant,
             rules: e.rules.clone(),
             start: e.start_sfen.clone(),
@@ -150,7 +153,11 @@ pub(crate) async fn export(
                 ..Headers::default()
             },
             variations: Vec::new(),
+        };
+        if let Some(v) = e.variations.as_ref().filter(|_| format.holds_variations()) {
+            rec.variations = v.tree(&e.usi, rec.result.is_some());
         }
+        rec
     };
     let bytes = write(&rec, format).map_err(|m| bad(format!("{format}: {m}")))?;
     let charset = if format == Format::Kif {

@@ -1,6 +1,7 @@
 //! The games in SQLite: the schema, reading every game back at start-up, and
 //! storing moves and results in one transaction per change.
 
+use crate::variations::Variations;
 use crate::{
     color_from, color_name, consent, new_game, now_secs, with_game, Entry, Head, Player, TIME,
 };
@@ -8,6 +9,7 @@ use banmen_rules::Reason;
 use rusqlite::{params, Connection, Transaction};
 use std::collections::BTreeMap;
 use std::path::Path as FsPath;
+use std::sync::Arc;
 
 pub(crate) fn open_db(path: &FsPath) -> Result<Connection, String> {
     let conn = Connection::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -43,6 +45,8 @@ pub(crate) fn open_db(path: &FsPath) -> Result<Connection, String> {
         ("games", "offer", "TEXT"),
         ("games", "rematch", "INTEGER"),
         ("games", "consent", "INTEGER"),
+        // An imported record's variations as JSON (`variations::Variations::stored`).
+        ("games", "variations", "TEXT"),
     ] {
         let has: bool = conn
             .prepare(&format!(
@@ -77,6 +81,7 @@ type GameRow = (
     Option<String>,
     Option<i64>,
     Option<i64>,
+    Option<String>,
 );
 
 /// Reads every game back, replaying its moves through the rules.
@@ -85,7 +90,7 @@ pub(crate) fn load_games(conn: &Connection) -> Result<BTreeMap<i64, Entry>, Stri
         .prepare(
             "SELECT id, created, updated, variant, rules, handicap, start_sfen, black, white,
                     black_token, white_token, result_winner, result_reason, version,
-                    time_control, offer, rematch, consent
+                    time_control, offer, rematch, consent, variations
              FROM games ORDER BY id",
         )
         .map_err(|e| e.to_string())?;
@@ -110,6 +115,7 @@ pub(crate) fn load_games(conn: &Connection) -> Result<BTreeMap<i64, Entry>, Stri
                 r.get(15)?,
                 r.get(16)?,
                 r.get(17)?,
+                r.get(18)?,
             ))
         })
         .and_then(|it| it.collect())
@@ -134,6 +140,16 @@ pub(crate) fn load_games(conn: &Connection) -> Result<BTreeMap<i64, Entry>, Stri
             .query_map(params![id], |r| Ok((r.get(0)?, r.get(1)?)))
             .and_then(|it| it.collect())
             .map_err(|e| e.to_string())?;
+        let variations = match row.18.as_deref() {
+            None => None,
+            Some(text) => match Variations::from_stored(&game, text) {
+                Ok(v) => Some(Arc::new(v)),
+                Err(e) => {
+                    eprintln!("banmen serve: game {id}: variations not loaded: {e}");
+                    None
+                }
+            },
+        };
         let player = |s: &str| serde_json::from_str::<Player>(s).unwrap_or(Player::Human);
         let head = Head {
             variant,
@@ -152,6 +168,7 @@ pub(crate) fn load_games(conn: &Connection) -> Result<BTreeMap<i64, Entry>, Stri
             created,
             updated.unwrap_or(created),
         );
+        entry.variations = variations;
         for (i, (m, ms)) in moves.iter().enumerate() {
             if let Err(e) = entry.push_move(m, ms.unwrap_or(0).max(0) as u64) {
                 eprintln!("banmen serve: game {id} move {} ({m}): {e}", i + 1);
@@ -219,8 +236,8 @@ fn insert_rows(tx: &Transaction, e: &mut Entry) -> rusqlite::Result<i64> {
     let player_text = |p: &Player| serde_json::to_string(p).expect("player json");
     tx.execute(
         "INSERT INTO games(variant, rules, handicap, start_sfen, black, white,
-            black_token, white_token, created, updated, time_control, consent)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9, ?10, ?11)",
+            black_token, white_token, created, updated, time_control, consent, variations)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9, ?10, ?11, ?12)",
         params![
             e.variant,
             e.rules,
@@ -233,7 +250,8 @@ fn insert_rows(tx: &Transaction, e: &mut Entry) -> rusqlite::Result<i64> {
             e.created,
             e.time_control
                 .map(|t| serde_json::to_string(&t).expect("time control json")),
-            e.consent as i64
+            e.consent as i64,
+            e.variations.as_ref().map(|v| v.stored())
         ],
     )?;
     e.id = tx.last_insert_rowid();

@@ -1477,3 +1477,212 @@ fn a_timed_game_against_the_engine_cannot_be_taken_back() {
     let v = server.get(&format!("/api/games/{id}"));
     assert!(!v["moves"].as_array().unwrap().is_empty(), "{v}");
 }
+
+/// A KIF whose second move has a variation, which has one of its own at
+/// move 3, and a main line that ends in a resignation.
+const KIF_WITH_VARIATIONS: &str = "手合割：平手
+手数----指手---------消費時間--
+   1 ７六歩(77)
+   2 ３四歩(33)+
+   3 ２六歩(27)
+   4 投了
+
+変化：2手
+   2 ８四歩(83)
+   3 ２六歩(27)+
+   4 ８五歩(84)
+
+変化：3手
+   3 ６八銀(79)
+";
+
+/// The variations of a state as `[ply, [usi...], [children...]]`, recursively.
+fn tree(v: &Value) -> Value {
+    Value::Array(
+        v.as_array()
+            .expect("variations")
+            .iter()
+            .map(|n| {
+                let usi: Vec<&str> = n["moves"]
+                    .as_array()
+                    .expect("moves")
+                    .iter()
+                    .map(|m| m["usi"].as_str().expect("usi"))
+                    .collect();
+                json!([n["ply"], usi, tree(&n["variations"])])
+            })
+            .collect(),
+    )
+}
+
+#[test]
+fn imported_variations_are_shown_exported_and_kept_across_a_restart() {
+    let db = temp_db("variations");
+    let expected = json!([[2, ["8c8d", "2g2f", "8d8e"], [[3, ["7i6h"], []]]]]);
+    let id = {
+        let server = Server::start(&db);
+        let (status, v) = server.post(
+            "/api/games/import",
+            None,
+            json!({"text": KIF_WITH_VARIATIONS}),
+        );
+        assert_eq!(status, 201, "{v}");
+        // The game is the main line; the variations come as a tree with
+        // each move's text.
+        assert_eq!(moves(&v), ["7g7f", "3c3d", "2g2f"]);
+        assert_eq!(v["result"]["reason"], "resignation");
+        assert_eq!(tree(&v["variations"]), expected);
+        let first = &v["variations"][0]["moves"][0];
+        assert_eq!(first["western"], "P-8d");
+        assert_eq!(first["japanese"], "△８四歩");
+        assert_eq!(
+            v["variations"][0]["variations"][0]["moves"][0]["japanese"],
+            "▲６八銀"
+        );
+        let id = v["id"].as_i64().unwrap();
+
+        // A variation's position: its main-line moves, then its own.
+        let p = server.get(&format!("/api/games/{id}/position?line=7g7f,8c8d,7i6h"));
+        assert_eq!(p["ply"], 3);
+        assert_eq!(p["last_move"], "7i6h");
+        assert_eq!(p["side_to_move"], "white");
+        assert_eq!(p["position"]["board"][7][3], "S");
+        let (status, _) = server.call(
+            "GET",
+            &format!("/api/games/{id}/position?line=7g7f,7g7f"),
+            None,
+            None,
+        );
+        assert_eq!(status, 422);
+
+        // KIF and JKF write the tree; reading them back gives it again.
+        for (format, mark) in [
+            ("kifu", "変化：3手"),
+            ("jkf", "\"forks\""),
+            ("ki2", "変化：3手"),
+        ] {
+            let (status, text) = raw(
+                server.addr,
+                "GET",
+                &format!("/api/games/{id}/export?format={format}"),
+                None,
+                None,
+            );
+            assert_eq!(status, 200, "{format}: {text}");
+            assert!(text.contains(mark), "{format}:\n{text}");
+            let (status, back) = server.post(
+                "/api/games/import",
+                None,
+                json!({"text": text, "format": format}),
+            );
+            assert_eq!(status, 201, "{format}: {back}");
+            assert_eq!(tree(&back["variations"]), expected, "{format}");
+        }
+        // CSA keeps the main line only.
+        let (status, text) = raw(
+            server.addr,
+            "GET",
+            &format!("/api/games/{id}/export?format=csa"),
+            None,
+            None,
+        );
+        assert_eq!(status, 200, "{text}");
+        assert!(!text.contains("8384FU"), "{text}");
+        id
+    };
+    // A restart reads them back from the database.
+    let server = Server::start(&db);
+    let v = server.get(&format!("/api/games/{id}"));
+    assert_eq!(tree(&v["variations"]), expected);
+    assert_eq!(v["variations"][0]["moves"][1]["japanese"], "▲２六歩");
+    let (status, text) = raw(
+        server.addr,
+        "GET",
+        &format!("/api/games/{id}/export?format=kifu"),
+        None,
+        None,
+    );
+    assert_eq!(status, 200);
+    assert!(
+        text.contains("変化：2手") && text.contains("変化：3手"),
+        "{text}"
+    );
+    // A game without variations has an empty list.
+    let (_, v) = server.create(json!({"variant": "shogi", "black": "human", "white": "human"}));
+    assert_eq!(v["variations"], json!([]));
+}
+
+#[test]
+fn a_variation_goes_once_the_moves_it_branches_off_are_taken_back_and_replaced() {
+    let db = temp_db("variations-undo");
+    let server = Server::start(&db);
+    // The record without its resignation: the game goes on.
+    let kif = KIF_WITH_VARIATIONS.replace("   4 投了\n", "");
+    let (status, v) = server.post("/api/games/import", None, json!({ "text": kif }));
+    assert_eq!(status, 201, "{v}");
+    let id = v["id"].as_i64().unwrap();
+    let (black, white) = tokens(&v);
+    // Played on: still there.
+    let (status, v) = server.play(id, &white, "8c8d");
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["variations"][0]["ply"], 2);
+    // Taken back to move 1: still an alternative to move 2.
+    for token in [&white, &black, &white] {
+        let (status, v) = server.post(&format!("/api/games/{id}/undo"), Some(token), json!({}));
+        assert_eq!(status, 200, "{v}");
+    }
+    let v = server.get(&format!("/api/games/{id}"));
+    assert_eq!(moves(&v), ["7g7f"]);
+    assert_eq!(v["variations"][0]["ply"], 2);
+    // Move 1 replaced: it branches off nothing in this game any more.
+    let (status, v) = server.post(&format!("/api/games/{id}/undo"), Some(&black), json!({}));
+    assert_eq!(status, 200, "{v}");
+    let (status, v) = server.play(id, &black, "2g2f");
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["variations"], json!([]));
+    let (status, text) = raw(
+        server.addr,
+        "GET",
+        &format!("/api/games/{id}/export?format=kifu"),
+        None,
+        None,
+    );
+    assert_eq!(status, 200, "{text}");
+    assert!(!text.contains("変化"), "{text}");
+}
+
+#[test]
+fn a_database_from_before_variations_still_opens() {
+    let db = temp_db("old-schema");
+    {
+        let conn = rusqlite::Connection::open(&db).expect("open db");
+        conn.execute_batch(
+            "CREATE TABLE games(
+                id INTEGER PRIMARY KEY AUTOINCREMENT, variant TEXT NOT NULL,
+                rules TEXT NOT NULL, handicap TEXT, start_sfen TEXT NOT NULL,
+                black TEXT NOT NULL, white TEXT NOT NULL, black_token TEXT,
+                white_token TEXT, result_winner TEXT, result_reason TEXT,
+                created INTEGER NOT NULL);
+             CREATE TABLE moves(game_id INTEGER NOT NULL REFERENCES games(id),
+                ply INTEGER NOT NULL, usi TEXT NOT NULL, PRIMARY KEY(game_id, ply));
+             INSERT INTO games(variant, rules, start_sfen, black, white, created)
+                VALUES ('shogi', '',
+                 'lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1',
+                 '\"human\"', '\"human\"', 0);
+             INSERT INTO moves VALUES (1, 1, '7g7f');",
+        )
+        .expect("old schema");
+    }
+    let server = Server::start(&db);
+    let v = server.get("/api/games/1");
+    assert_eq!(moves(&v), ["7g7f"]);
+    assert_eq!(v["variations"], json!([]));
+    // The new column is there for new imports.
+    let (status, v) = server.post(
+        "/api/games/import",
+        None,
+        json!({"text": KIF_WITH_VARIATIONS}),
+    );
+    assert_eq!(status, 201, "{v}");
+    assert_eq!(v["variations"][0]["ply"], 2);
+}

@@ -1,0 +1,250 @@
+//! The variations of an imported record, kept with its game: stored as JSON
+//! in the game's row, shown in its state with each move's text (read-only),
+//! and written back by the exports that hold them (KIF, KI2, JKF).
+
+use crate::{color_from, color_name, notation, with_game, AnyGame};
+use banmen_formats::{Comment, EndReason, GameResult, Variation};
+use banmen_rules::{BitBoard, Position, Square};
+use serde_json::{json, Value};
+
+/// A game's variations and the main line they branch off, as imported.
+#[derive(Debug)]
+pub(crate) struct Variations {
+    /// The imported main line. The game may go on, or be taken back and
+    /// played otherwise: a variation at ply `p` belongs to the game while
+    /// its first `p - 1` moves are still these.
+    base: Vec<String>,
+    /// The variations off `base`, as the record has them.
+    tree: Vec<Variation>,
+    /// Each of `tree` as the state shows it (computed once).
+    shown: Vec<Value>,
+}
+
+impl Variations {
+    /// The variations of a game from its start, off the main line `base`.
+    ///
+    /// # Errors
+    /// A variation that does not branch off its line, or an illegal move.
+    pub(crate) fn new(
+        game: &AnyGame,
+        base: Vec<String>,
+        tree: Vec<Variation>,
+    ) -> Result<Variations, String> {
+        let shown = with_game!(game, g => show_all(g.start(), &base, &tree))?;
+        Ok(Variations { base, tree, shown })
+    }
+
+    /// Reads [`Self::stored`] back.
+    ///
+    /// # Errors
+    /// Malformed JSON, or as [`Self::new`].
+    pub(crate) fn from_stored(game: &AnyGame, text: &str) -> Result<Variations, String> {
+        let v: Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
+        let base = strings(&v["base"]);
+        let tree = v["variations"]
+            .as_array()
+            .map(|a| a.iter().map(variation_from).collect::<Result<_, _>>())
+            .transpose()?
+            .unwrap_or_default();
+        Variations::new(game, base, tree)
+    }
+
+    /// The JSON kept in the game's row: the main line and the tree of USI moves.
+    pub(crate) fn stored(&self) -> String {
+        let tree: Vec<Value> = self.tree.iter().map(variation_json).collect();
+        json!({ "base": self.base, "variations": tree }).to_string()
+    }
+
+    /// Whether variation `i` still branches off the game's moves `usi`.
+    fn belongs(&self, i: usize, usi: &[String]) -> bool {
+        let before = self.tree[i].ply.saturating_sub(1);
+        before <= usi.len() && before <= self.base.len() && usi[..before] == self.base[..before]
+    }
+
+    /// The variations the state shows for a game whose moves are `usi`.
+    pub(crate) fn shown(&self, usi: &[String]) -> Value {
+        Value::Array(
+            (0..self.tree.len())
+                .filter(|&i| self.belongs(i, usi))
+                .map(|i| self.shown[i].clone())
+                .collect(),
+        )
+    }
+
+    /// The variations to export with the game's moves `usi`; one after the
+    /// last move (played instead of resigning, say) only when the game has
+    /// ended.
+    pub(crate) fn tree(&self, usi: &[String], ended: bool) -> Vec<Variation> {
+        (0..self.tree.len())
+            .filter(|&i| self.belongs(i, usi) && (self.tree[i].ply <= usi.len() || ended))
+            .map(|i| self.tree[i].clone())
+            .collect()
+    }
+}
+
+/// The top-level variations, each from the position after `base`'s moves
+/// before it.
+fn show_all<B: BitBoard>(
+    start: &Position<B>,
+    base: &[String],
+    tree: &[Variation],
+) -> Result<Vec<Value>, String> {
+    let line = Line::play(start, None, base, 1)?;
+    tree.iter()
+        .map(|v| {
+            let (pos, previous) = line.before(v.ply, 1)?;
+            show(pos, previous, v)
+        })
+        .collect()
+}
+
+/// A line played out: the position before each move and after the last,
+/// with the square the move before went to (for `同`).
+struct Line<B: BitBoard> {
+    positions: Vec<(Position<B>, Option<Square>)>,
+    moves: Vec<Value>,
+}
+
+impl<B: BitBoard> Line<B> {
+    /// Plays `moves`, the first of which is ply `first`.
+    fn play(
+        pos: &Position<B>,
+        previous: Option<Square>,
+        moves: &[String],
+        first: usize,
+    ) -> Result<Line<B>, String> {
+        let mut pos = pos.clone();
+        let mut previous = previous;
+        let mut out = Line {
+            positions: Vec::with_capacity(moves.len() + 1),
+            moves: Vec::with_capacity(moves.len()),
+        };
+        for (i, text) in moves.iter().enumerate() {
+            let m = pos
+                .parse_move(text)
+                .map_err(|e| format!("move {} ({text}): {e}", first + i))?;
+            let (western, japanese) = notation::both(&pos, m, previous);
+            out.moves.push(json!({
+                "usi": pos.move_to_usi(m),
+                "western": western,
+                "japanese": japanese,
+            }));
+            out.positions.push((pos.clone(), previous));
+            pos.make_move(m);
+            previous = Some(m.to());
+        }
+        out.positions.push((pos, previous));
+        Ok(out)
+    }
+
+    /// The position before ply `ply` of a line whose first move is ply `first`.
+    fn before(&self, ply: usize, first: usize) -> Result<(&Position<B>, Option<Square>), String> {
+        ply.checked_sub(first)
+            .and_then(|i| self.positions.get(i))
+            .map(|(p, s)| (p, *s))
+            .ok_or_else(|| format!("a variation at move {ply} does not branch off its line"))
+    }
+}
+
+/// One variation as the state shows it: `{ply, moves: [{usi, western,
+/// japanese}], result, variations}`, from the position before its first move.
+fn show<B: BitBoard>(
+    pos: &Position<B>,
+    previous: Option<Square>,
+    v: &Variation,
+) -> Result<Value, String> {
+    let line = Line::play(pos, previous, &v.moves, v.ply)
+        .map_err(|e| format!("the variation at move {}: {e}", v.ply))?;
+    let children = v
+        .variations
+        .iter()
+        .map(|c| {
+            if c.ply <= v.ply {
+                return Err(format!(
+                    "a variation at move {} does not branch off its line",
+                    c.ply
+                ));
+            }
+            let (p, s) = line.before(c.ply, v.ply)?;
+            show(p, s, c)
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(json!({
+        "ply": v.ply,
+        "moves": line.moves,
+        "result": v.result.map(result_json),
+        "variations": children,
+    }))
+}
+
+fn result_json(r: GameResult) -> Value {
+    json!({ "winner": r.winner.map(color_name), "reason": r.reason.as_str() })
+}
+
+fn strings(v: &Value) -> Vec<String> {
+    v.as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|s| s.as_str().map(String::from))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// A variation as stored: its moves as USI, times, comments, result and variations.
+fn variation_json(v: &Variation) -> Value {
+    let comments: Vec<Value> = v
+        .comments
+        .iter()
+        .map(|c| json!({ "ply": c.ply, "text": c.text }))
+        .collect();
+    let children: Vec<Value> = v.variations.iter().map(variation_json).collect();
+    json!({
+        "ply": v.ply,
+        "moves": v.moves,
+        "times": v.times,
+        "comments": comments,
+        "result": v.result.map(result_json),
+        "variations": children,
+    })
+}
+
+/// Reads [`variation_json`] back.
+fn variation_from(v: &Value) -> Result<Variation, String> {
+    let ply = v["ply"].as_u64().ok_or("a variation without its ply")? as usize;
+    let result = match &v["result"] {
+        Value::Null => None,
+        r => Some(GameResult {
+            winner: r["winner"].as_str().and_then(color_from),
+            reason: r["reason"]
+                .as_str()
+                .and_then(EndReason::parse)
+                .ok_or_else(|| format!("unknown ending {}", r["reason"]))?,
+        }),
+    };
+    Ok(Variation {
+        ply,
+        moves: strings(&v["moves"]),
+        times: v["times"]
+            .as_array()
+            .map(|a| a.iter().map(|t| t.as_u64().map(|t| t as u32)).collect())
+            .unwrap_or_default(),
+        comments: v["comments"]
+            .as_array()
+            .map(|a| {
+                a.iter()
+                    .map(|c| Comment {
+                        ply: c["ply"].as_u64().unwrap_or(0) as usize,
+                        text: c["text"].as_str().unwrap_or_default().to_string(),
+                    })
+                    .collect()
+            })
+            .unwrap_or_default(),
+        result,
+        variations: v["variations"]
+            .as_array()
+            .map(|a| a.iter().map(variation_from).collect::<Result<_, _>>())
+            .transpose()?
+            .unwrap_or_default(),
+    })
+}
