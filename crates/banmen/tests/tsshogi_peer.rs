@@ -268,24 +268,12 @@ fn tsshogi_reads_back_our_kif_kifu_ki2_csa_and_jkf() {
     std::fs::create_dir_all(&exported).expect("temp dir");
     let mut files = write_ours(&dir);
     files.extend(originals());
-    let expectations = dir.join("expectations.json");
-    let text = serde_json::to_string_pretty(&json!({ "files": files, "exportDir": exported }))
-        .expect("json");
-    std::fs::write(&expectations, text).expect("write expectations");
-    let out = Command::new("node")
-        .arg(peers.join("tsshogi-check.mjs"))
-        .arg(&expectations)
-        .current_dir(&peers)
-        .output()
-        .expect("run node");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    println!("{stdout}");
-    assert!(
-        out.status.success(),
-        "{stdout}{}\n(files kept in {})",
-        String::from_utf8_lossy(&out.stderr),
-        dir.display()
+    let stdout = check_with_tsshogi(
+        &peers,
+        &dir,
+        json!({ "files": files, "exportDir": exported }),
     );
+    println!("{stdout}");
     assert!(stdout.contains("read 52 files"), "{stdout}");
     // The other way: what tsshogi wrote of each record, Banmen reads.
     let count = read_theirs(&files, &exported);
@@ -346,23 +334,30 @@ fn tsshogi_reads_back_what_banmen_writes_of_the_real_file_corpus() {
             files.push(expectation(&path, reader, "utf-8", &rec, format));
         }
     }
+    let stdout = check_with_tsshogi(&peers, &dir, json!({ "files": files }));
+    println!("{records} corpus records; {stdout}");
+    assert!(records >= 290, "{records} records");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Writes `manifest` (the files and what each must read as) into `dir` and
+/// has tests/peers/tsshogi-check.mjs check it; its output, once it passed.
+fn check_with_tsshogi(peers: &Path, dir: &Path, manifest: Value) -> String {
     let expectations = dir.join("expectations.json");
-    let text = serde_json::to_string_pretty(&json!({ "files": files })).expect("json");
+    let text = serde_json::to_string_pretty(&manifest).expect("json");
     std::fs::write(&expectations, text).expect("write expectations");
     let out = Command::new("node")
         .arg(peers.join("tsshogi-check.mjs"))
         .arg(&expectations)
-        .current_dir(&peers)
+        .current_dir(peers)
         .output()
         .expect("run node");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    println!("{records} corpus records; {stdout}");
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
     assert!(
         out.status.success(),
         "{stdout}{}\n(files kept in {})",
         String::from_utf8_lossy(&out.stderr),
         dir.display()
     );
-    assert!(records >= 290, "{records} records");
-    std::fs::remove_dir_all(&dir).ok();
+    stdout
 }

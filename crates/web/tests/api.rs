@@ -66,6 +66,17 @@ impl Server {
         v
     }
 
+    /// `GET /api/games/{id}/export?format=...`: the status and the text.
+    fn export(&self, id: i64, format: &str) -> (u16, String) {
+        raw(
+            self.addr,
+            "GET",
+            &format!("/api/games/{id}/export?format={format}"),
+            None,
+            None,
+        )
+    }
+
     fn post(&self, path: &str, token: Option<&str>, body: Value) -> (u16, Value) {
         self.call("POST", path, token, Some(&body.to_string()))
     }
@@ -568,13 +579,7 @@ fn import_and_export_records() {
 
     // Out as KIF (UTF-8), CSA, SFEN, USI and back in: the same moves.
     for format in ["kifu", "csa", "sfen", "usi", "western", "japanese", "ki2"] {
-        let (status, text) = raw(
-            server.addr,
-            "GET",
-            &format!("/api/games/{id}/export?format={format}"),
-            None,
-            None,
-        );
+        let (status, text) = server.export(id, format);
         assert_eq!(status, 200, "{format}: {text}");
         let (status, back) = server.post(
             "/api/games/import",
@@ -585,13 +590,7 @@ fn import_and_export_records() {
         assert_eq!(moves(&back), moves(&v), "{format}");
     }
     // Shift-JIS KIF.
-    let (status, _) = raw(
-        server.addr,
-        "GET",
-        &format!("/api/games/{id}/export?format=kif"),
-        None,
-        None,
-    );
+    let (status, _) = server.export(id, "kif");
     assert_eq!(status, 200);
 
     // A KIF with a resignation, and a CSA record.
@@ -985,14 +984,7 @@ fn a_byoyomi_game_is_lost_on_time_with_no_request_coming_in() {
     let v = server.get(&format!("/api/games/{id}"));
     assert_eq!(v["result"], json!({"winner": "black", "reason": "time"}));
     assert_eq!(server.get("/api/games")[0]["result"]["reason"], "time");
-    let csa = raw(
-        server.addr,
-        "GET",
-        &format!("/api/games/{id}/export?format=csa"),
-        None,
-        None,
-    )
-    .1;
+    let csa = server.export(id, "csa").1;
     assert!(csa.contains("%TIME_UP"), "{csa}");
 }
 
@@ -1561,13 +1553,7 @@ fn imported_variations_are_shown_exported_and_kept_across_a_restart() {
             ("jkf", "\"forks\""),
             ("ki2", "変化：3手"),
         ] {
-            let (status, text) = raw(
-                server.addr,
-                "GET",
-                &format!("/api/games/{id}/export?format={format}"),
-                None,
-                None,
-            );
+            let (status, text) = server.export(id, format);
             assert_eq!(status, 200, "{format}: {text}");
             assert!(text.contains(mark), "{format}:\n{text}");
             let (status, back) = server.post(
@@ -1579,13 +1565,7 @@ fn imported_variations_are_shown_exported_and_kept_across_a_restart() {
             assert_eq!(tree(&back["variations"]), expected, "{format}");
         }
         // CSA keeps the main line only.
-        let (status, text) = raw(
-            server.addr,
-            "GET",
-            &format!("/api/games/{id}/export?format=csa"),
-            None,
-            None,
-        );
+        let (status, text) = server.export(id, "csa");
         assert_eq!(status, 200, "{text}");
         assert!(!text.contains("8384FU"), "{text}");
         id
@@ -1595,13 +1575,7 @@ fn imported_variations_are_shown_exported_and_kept_across_a_restart() {
     let v = server.get(&format!("/api/games/{id}"));
     assert_eq!(tree(&v["variations"]), expected);
     assert_eq!(v["variations"][0]["moves"][1]["japanese"], "▲２六歩");
-    let (status, text) = raw(
-        server.addr,
-        "GET",
-        &format!("/api/games/{id}/export?format=kifu"),
-        None,
-        None,
-    );
+    let (status, text) = server.export(id, "kifu");
     assert_eq!(status, 200);
     assert!(
         text.contains("変化：2手") && text.contains("変化：3手"),
@@ -1640,13 +1614,7 @@ fn a_variation_goes_once_the_moves_it_branches_off_are_taken_back_and_replaced()
     let (status, v) = server.play(id, &black, "2g2f");
     assert_eq!(status, 200, "{v}");
     assert_eq!(v["variations"], json!([]));
-    let (status, text) = raw(
-        server.addr,
-        "GET",
-        &format!("/api/games/{id}/export?format=kifu"),
-        None,
-        None,
-    );
+    let (status, text) = server.export(id, "kifu");
     assert_eq!(status, 200, "{text}");
     assert!(!text.contains("変化"), "{text}");
 }
