@@ -8,31 +8,8 @@
 # Arguments go to `node --test` (e.g. --test-name-pattern=clock).
 set -euo pipefail
 cd "$(dirname "$0")"
-root=$(cd ../.. && pwd)
-
-if [[ -z "${BANMEN_BIN:-}" ]]; then
-  # The test profile (opt-level 3) is what `cargo test` already built.
-  cargo build --quiet --profile test -p banmen --manifest-path "$root/Cargo.toml"
-  BANMEN_BIN="${CARGO_TARGET_DIR:-$root/target}/debug/banmen"
-fi
-[[ -d node_modules/playwright-core ]] || npm ci --no-audit --no-fund
-
-tmp=$(mktemp -d)
-port=$(node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')
-"$BANMEN_BIN" serve --port "$port" --db "$tmp/games.sqlite" >"$tmp/serve.log" 2>&1 &
-server=$!
-cleanup() {
-  kill "$server" 2>/dev/null || true
-  wait "$server" 2>/dev/null || true
-  rm -rf "$tmp"
-}
-trap cleanup EXIT
-
-export BANMEN_URL="http://127.0.0.1:$port"
-for _ in $(seq 100); do
-  node -e 'fetch(process.env.BANMEN_URL + "/api/games").then(r => process.exit(r.ok ? 0 : 1), () => process.exit(1))' && break
-  sleep 0.1
-done
+# shellcheck source=serve.sh
+source ./serve.sh
 
 start=$SECONDS
 status=0
