@@ -876,10 +876,12 @@ async fn create(
 }
 
 async fn list(State(s): State<Shared>) -> Json<Value> {
-    let inner = s.inner.lock().expect("lock");
-    Json(Value::Array(
-        inner.games.values().rev().map(summary).collect(),
-    ))
+    blocking(|| {
+        let inner = s.inner.lock().expect("lock");
+        Json(Value::Array(
+            inner.games.values().rev().map(summary).collect(),
+        ))
+    })
 }
 
 /// `GET /api/games/{id}/position?ply=N`: the board after `N` moves (replay);
@@ -891,14 +893,7 @@ async fn position_at(
     Query(q): Query<BTreeMap<String, String>>,
 ) -> Result<Json<Value>, ApiError> {
     let id = parse_id(&id)?;
-    let game = {
-        let inner = s.inner.lock().expect("lock");
-        let e = inner
-            .games
-            .get(&id)
-            .ok_or_else(|| err(StatusCode::NOT_FOUND, format!("no game {id}")))?;
-        e.game.clone()
-    };
+    let game = read_game(&s, id, |e| Ok(e.game.clone()))?;
     if let Some(line) = q.get("line") {
         return line_position(&game, line).map(Json);
     }
