@@ -18,6 +18,9 @@ use std::time::{Duration, Instant};
 
 /// The deepest ply the search reaches (quiescence included).
 const MAX_PLY: usize = 96;
+/// The least depth at which the 9x9 search tests the table's move for a
+/// singular extension.
+const SINGULAR_DEPTH: i32 = 7;
 
 /// A repetition where one side checked with every move: the checker loses.
 /// Kept below the mate range so it is reported in centipawns.
@@ -878,14 +881,30 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
         }
 
         let mut moves = std::mem::take(&mut self.lists[ply]);
-        self.pos.legal_moves_into(&mut moves);
-        if moves.is_empty() {
-            self.lists[ply] = moves;
-            // No legal move loses, in check or not.
-            return -MATE + ply as i32;
-        }
         let mut scores = std::mem::take(&mut self.scores[ply]);
-        self.score_moves(&moves, &mut scores, tt_move, ply);
+        // The 9x9 games try the table's move before generating the others:
+        // most nodes with one are cut off by it. A table hit means the same
+        // position (the whole 64-bit key matches, and legality there depends
+        // on the position alone), so its move is legal; nodes deep enough for
+        // a singular-extension test generate at once.
+        let tt_first = tt_move
+            .filter(|&m| nine && depth < SINGULAR_DEPTH && excluded.is_none() && self.plausible(m));
+        let mut generated = tt_first.is_none();
+        if let Some(m) = tt_first {
+            moves.clear();
+            moves.push(m);
+            scores.clear();
+            scores.push(1 << 30);
+        } else {
+            self.pos.legal_moves_into(&mut moves);
+            if moves.is_empty() {
+                self.lists[ply] = moves;
+                self.scores[ply] = scores;
+                // No legal move loses, in check or not.
+                return -MATE + ply as i32;
+            }
+            self.score_moves(&moves, &mut scores, tt_move, ply);
+        }
 
         let original_alpha = alpha;
         let mut best = -INFINITE;
@@ -906,7 +925,11 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
         // that reaches near its stored score, it is searched a ply deeper;
         // when even without it the node fails high, it is cut off.
         let mut singular = None;
-        if nine && ply > 0 && depth >= 7 && excluded.is_none() && ply < 2 * self.root_depth as usize
+        if nine
+            && ply > 0
+            && depth >= SINGULAR_DEPTH
+            && excluded.is_none()
+            && ply < 2 * self.root_depth as usize
         {
             if let (Some(e), Some(tm)) = (entry, tt_move) {
                 let tt_score = score_from_tt(e.score, ply);
@@ -941,7 +964,29 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
                 }
             }
         }
-        for i in 0..moves.len() {
+        let mut next = 0;
+        loop {
+            if next == moves.len() {
+                if generated {
+                    break;
+                }
+                // The table's move did not cut off: now the others, behind it.
+                generated = true;
+                let tm = moves[0];
+                self.pos.legal_moves_into(&mut moves);
+                let found = moves.iter().position(|&x| x == tm);
+                debug_assert!(found.is_some(), "table move {tm:?} is not legal");
+                match found {
+                    Some(j) => moves.swap(0, j),
+                    None => moves.insert(0, tm),
+                }
+                self.score_moves(&moves, &mut scores, Some(tm), ply);
+                if next == moves.len() {
+                    break;
+                }
+            }
+            let i = next;
+            next += 1;
             let m = next_move(&mut moves, &mut scores, i, &mut self.sort_buf);
             if Some(m) == excluded {
                 continue;
@@ -1243,6 +1288,23 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
             return 0;
         }
         best
+    }
+
+    /// Whether a table move can be made here without harm: its piece is
+    /// ours (or in our hand, onto an empty square) and it does not capture
+    /// our own piece. A guard against a damaged entry, not a legality test.
+    fn plausible(&self, m: Move) -> bool {
+        let us = self.pos.side_to_move();
+        let to = self.pos.piece_at(m.to());
+        match m.dropped() {
+            Some(kind) => to.is_none() && self.pos.hand_count(us, kind) > 0,
+            None => {
+                m.from()
+                    .and_then(|f| self.pos.piece_at(f))
+                    .is_some_and(|p| p.color == us)
+                    && to.is_none_or(|p| p.color != us)
+            }
+        }
     }
 
     /// Whether `m` might give check, without making it (the small games only:
