@@ -54,6 +54,10 @@ pub struct TuneArgs {
     /// Threads for the gradient.
     #[arg(long, default_value_t = 2)]
     pub threads: usize,
+    /// Fit only the parameters whose names start with one of these
+    /// (comma-separated, e.g. `mob,katt`); the others stay as they start.
+    #[arg(long, value_delimiter = ',')]
+    pub only: Vec<String>,
 }
 
 /// Runs the tuner.
@@ -146,7 +150,11 @@ fn run_game<B: BitBoard>(rules: &'static Rules<B>, args: &TuneArgs) -> Result<()
     let fixed: Vec<bool> = eval
         .names()
         .iter()
-        .map(|n| n == "tempo" || n == "danger")
+        .map(|n| {
+            n == "tempo"
+                || n == "danger"
+                || (!args.only.is_empty() && !args.only.iter().any(|p| n.starts_with(p.as_str())))
+        })
         .collect();
     let time = std::time::Instant::now();
     let tuned = tune(&train, &start, &fixed, &options, &mut |epoch, ce| {
