@@ -227,18 +227,10 @@ fn reference_games() -> Vec<(String, String)> {
 /// cshogi (`pip install cshogi`); otherwise says it was skipped.
 #[test]
 fn cshogi_reads_back_our_kif_and_csa() {
-    let has_cshogi = Command::new("python3")
-        .args(["-c", "import cshogi"])
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success());
-    if !has_cshogi {
-        println!("skipped: python3 with cshogi is not available (pip install cshogi)");
+    let Some(dir) = common::cshogi_dir("banmen-cshogi") else {
         return;
-    }
+    };
     let started = std::time::Instant::now();
-    let dir = std::env::temp_dir().join(format!("banmen-cshogi-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
     let mut games = reference_games();
     games.extend((0..100).map(|seed| (format!("random-{seed:03}"), random_game(seed))));
     for (name, line) in &games {
@@ -256,26 +248,12 @@ fn cshogi_reads_back_our_kif_and_csa() {
             assert!(status.success(), "banmen convert {name} --to {to}");
         }
     }
-    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../../bench/records-cshogi.py");
-    let out = Command::new("python3")
-        .arg(script)
-        .arg("--dir")
-        .arg(&dir)
-        .output()
-        .expect("run the peer script");
-    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stdout = common::check_with_cshogi("--dir", &dir, &dir);
     println!("{stdout}");
     println!(
         "(written and checked in {:.1} s)",
         started.elapsed().as_secs_f64()
     );
-    assert!(
-        out.status.success(),
-        "{stdout}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
     assert!(stdout.contains("103 games"), "{stdout}");
-    if out.status.success() {
-        std::fs::remove_dir_all(&dir).ok();
-    }
+    std::fs::remove_dir_all(&dir).ok();
 }

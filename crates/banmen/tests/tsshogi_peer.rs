@@ -64,24 +64,10 @@ fn special(result: Option<GameResult>, to_move: Color, format: Format) -> Option
     })
 }
 
-/// The side to move after `plies` from the record's start.
-fn to_move(rec: &Record, plies: usize) -> Color {
-    let first = if rec.start.split_whitespace().nth(1) == Some("w") {
-        Color::White
-    } else {
-        Color::Black
-    };
-    if plies % 2 == 0 {
-        first
-    } else {
-        !first
-    }
-}
-
 /// Every root-to-leaf line the file holds: "moves|special".
 fn expected_lines(rec: &Record, format: Format) -> Vec<String> {
     fn line(rec: &Record, moves: &[String], result: Option<GameResult>, f: Format) -> String {
-        let end = special(result, to_move(rec, moves.len()), f).unwrap_or("");
+        let end = special(result, common::to_move(rec, moves.len()), f).unwrap_or("");
         format!("{}|{end}", moves.join(" "))
     }
     fn variation(rec: &Record, parent: &[String], v: &Variation, f: Format, out: &mut Vec<String>) {
@@ -106,23 +92,14 @@ fn expected_lines(rec: &Record, format: Format) -> Vec<String> {
 /// result the rules give), and the nested variations of the formats crate
 /// with one more, played instead of resigning.
 fn games() -> Vec<(String, Record)> {
-    let mut out = Vec::new();
-    for seed in 0..8u64 {
-        let line = common::random_game(seed);
-        let mut rec = read(line.as_bytes(), Some(Format::Usi)).expect("random game");
-        let loser = to_move(&rec, rec.moves.len());
-        let ending = [EndReason::Resignation, EndReason::Abort, EndReason::Timeout];
-        let reason = ending[seed as usize % ending.len()];
-        if special(rec.result, loser, Format::Kif).is_none() {
-            rec.result = Some(GameResult {
-                winner: (reason != EndReason::Abort).then_some(!loser),
-                reason,
-            });
-        }
-        rec.headers.black = Some("先手".into());
-        rec.headers.white = Some("後手".into());
-        out.push((format!("random-{seed}"), rec));
-    }
+    let mut out = common::random_records(|rec| {
+        special(
+            rec.result,
+            common::to_move(rec, rec.moves.len()),
+            Format::Kif,
+        )
+        .is_some()
+    });
     let nested = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../formats/tests/data/nested-variations.kifu");
     let bytes = std::fs::read(&nested).expect("nested-variations.kifu");
@@ -296,29 +273,11 @@ fn tsshogi_reads_back_what_banmen_writes_of_the_real_file_corpus() {
         println!("skipped: node or tests/peers/node_modules is missing (cd tests/peers && npm ci)");
         return;
     }
-    let corpus = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../formats/tests/data/corpus");
-    let sources = std::fs::read_to_string(corpus.join("SOURCES.tsv")).expect("SOURCES.tsv");
     let dir = std::env::temp_dir().join(format!("banmen-tsshogi-corpus-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let mut files = Vec::new();
     let mut records = 0;
-    for (i, file) in sources
-        .lines()
-        .skip(1)
-        .filter_map(|l| l.split('\t').next())
-        .enumerate()
-    {
-        let Some(format) = Format::from_extension(file).or_else(|| {
-            file.to_ascii_lowercase()
-                .ends_with(".ki2u")
-                .then_some(Format::Ki2)
-        }) else {
-            continue;
-        };
-        let bytes = std::fs::read(corpus.join(file)).expect("corpus file");
-        let Ok(rec) = read(&bytes, Some(format)) else {
-            continue; // refused: disagreements.tsv says why
-        };
+    for (i, file, rec) in common::corpus_records() {
         records += 1;
         // KIFU rather than Shift-JIS KIF: some files' comments hold
         // characters Shift-JIS lacks (GPS Shogi's EUC-JP records).
@@ -346,18 +305,11 @@ fn check_with_tsshogi(peers: &Path, dir: &Path, manifest: Value) -> String {
     let expectations = dir.join("expectations.json");
     let text = serde_json::to_string_pretty(&manifest).expect("json");
     std::fs::write(&expectations, text).expect("write expectations");
-    let out = Command::new("node")
-        .arg(peers.join("tsshogi-check.mjs"))
-        .arg(&expectations)
-        .current_dir(peers)
-        .output()
-        .expect("run node");
-    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-    assert!(
-        out.status.success(),
-        "{stdout}{}\n(files kept in {})",
-        String::from_utf8_lossy(&out.stderr),
-        dir.display()
-    );
-    stdout
+    common::run_peer_check(
+        Command::new("node")
+            .arg(peers.join("tsshogi-check.mjs"))
+            .arg(&expectations)
+            .current_dir(peers),
+        dir,
+    )
 }
