@@ -1663,6 +1663,49 @@ mod tests {
         f(&mut searcher)
     }
 
+    /// Plays `moves` in the searcher as the search does (a stack entry per
+    /// move) and asks whether the last position repeats.
+    fn repetition_after(variant: VariantName, moves: &[&str]) -> Option<i32> {
+        let start = rules_9x9(variant).unwrap().variant.start_sfen;
+        with_searcher(variant, start, |s| {
+            s.stack.push(HistoryEntry {
+                hash: s.pos.hash(),
+                check: false,
+            });
+            for text in moves {
+                let m = s.pos.parse_move(text).unwrap();
+                s.pos.make_move(m);
+                s.stack.push(HistoryEntry {
+                    hash: s.pos.hash(),
+                    check: false,
+                });
+            }
+            s.repetition()
+        })
+    }
+
+    #[test]
+    fn a_repetition_is_a_draw_in_shogi_and_a_loss_for_black_in_minishogi() {
+        // Black's rook and White's king out and back: the start position
+        // again, Black to move.
+        let shuffle = ["1e1d", "1a2b", "1d1e", "2b1a"];
+        assert_eq!(
+            repetition_after(VariantName::MiniShogi, &shuffle),
+            Some(-PERPETUAL_CHECK),
+            "Black to move loses"
+        );
+        // One ply more: White to move in a repeated position wins.
+        let more = ["1e1d", "1a2b", "1d1e", "2b1a", "1e1d"];
+        assert_eq!(
+            repetition_after(VariantName::MiniShogi, &more),
+            Some(PERPETUAL_CHECK),
+            "White to move wins"
+        );
+        let shuffle = ["2h3h", "8b7b", "3h2h", "7b8b"];
+        assert_eq!(repetition_after(VariantName::Shogi, &shuffle), Some(0));
+        assert_eq!(repetition_after(VariantName::Shogi, &shuffle[..3]), None);
+    }
+
     #[test]
     fn correction_history_moves_the_evaluation_towards_search_results() {
         with_searcher(VariantName::Shogi, "startpos", |s| {
