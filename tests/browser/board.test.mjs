@@ -137,15 +137,17 @@ test("shogi against the engine: click and drag, last move, take back, reload", a
   await page.context().close();
 });
 
-test("the Level selector: a level-1 engine answers long before its movetime", async () => {
+test("the Level selector: a level-1 engine answers long before its movetime; a clock preset", async () => {
   const page = await newPage();
   await page.waitForFunction(() => document.querySelector("#variant").options.length > 0);
   if (await page.isHidden("#panel-new")) await page.click("#show-new");
   await page.selectOption("#level", "1");
+  await page.selectOption("#clock", { label: "3 min + 2 s Fischer" });   // a preset
   await newGame(page, { movetime: "60000" });
   let g = await state(page);
   assert.deepEqual(g.white, { engine: { movetime_ms: 60000, level: 1 } });
-  assert.match(await page.textContent("#status"), /engine level 1, 60000 ms/);
+  assert.deepEqual(g.time_control, { main_ms: 180000, byoyomi_ms: 0, increment_ms: 2000 });
+  assert.match(await page.textContent("#status"), /3 min \+ 2 s Fischer — .*engine level 1, 60000 ms/);
   const start = Date.now();
   await playAnyAndWait(page);
   assert.ok(Date.now() - start < 20000, `level 1 took ${Date.now() - start} ms`);
@@ -392,7 +394,8 @@ test("two players on one board: promotion choice, drop, keyboard, notation, resi
   }
   // The move list: numbered pairs in one column.
   {
-    const box = async (p) => page.locator(`#moves li[data-ply="${p}"]`).boundingBox();
+    // (read in one step: a late live event may redraw the list between two)
+    const box = (p) => page.locator(`#moves li[data-ply="${p}"]`).evaluate((e) => { const r = e.getBoundingClientRect(); return { x: r.x, y: r.y }; });
     const [a, b, c] = [await box(1), await box(2), await box(3)];
     assert.equal(Math.round(a.y), Math.round(b.y), "Black's and White's moves side by side");
     assert.ok(b.x > a.x && c.y > a.y && Math.abs(c.x - a.x) < 2, "the next pair below");
