@@ -638,19 +638,23 @@ test("a spectator watches without action buttons; a seat link's token is checked
   for (const p of [a, watcher, bad, b]) await p.context().close();
 });
 
+/** The board and the buttons a game needs are in view without scrolling. */
+async function assertPlayable(page, variant) {
+  const { width, height } = page.viewportSize();
+  await page.evaluate(() => window.scrollTo(0, 0));
+  for (const sel of ["#board", "#undo", "#resign", "#flip", "#first", "#prev", "#next", "#last"]) {
+    const box = await page.locator(sel).boundingBox();
+    assert.ok(box, `${variant}: ${sel} is shown`);
+    assert.ok(box.y >= 0 && box.y + box.height <= height && box.x + box.width <= width,
+      `${variant} at ${width}x${height}: ${sel} in view without scrolling (${JSON.stringify(box)})`);
+  }
+}
+
 test("a 1366x768 laptop: Take back, Resign, Flip and the replay buttons in view, 9x9 and 17x17", async () => {
   const page = await newPage({ width: 1366, height: 768 });
   for (const variant of ["shogi", "daidaishogi"]) {
     await newGame(page, { variant });
-    await page.evaluate(() => window.scrollTo(0, 0));
-    for (const sel of ["#undo", "#resign", "#flip", "#first", "#prev", "#next", "#last"]) {
-      const box = await page.locator(sel).boundingBox();
-      assert.ok(box, `${variant}: ${sel} is shown`);
-      assert.ok(box.y >= 0 && box.y + box.height <= 768 && box.x + box.width <= 1366,
-        `${variant}: ${sel} in view without scrolling (${JSON.stringify(box)})`);
-    }
-    const board = await page.locator("#board").boundingBox();
-    assert.ok(board.y + board.height <= 768, `${variant}: the board in view (${JSON.stringify(board)})`);
+    await assertPlayable(page, variant);
     if (variant === "daidaishogi") {
       // The lion dog on 15p may pass: its Pass button is in view too.
       await clickSq(page, "15p");
@@ -663,7 +667,7 @@ test("a 1366x768 laptop: Take back, Resign, Flip and the replay buttons in view,
   await page.context().close();
 });
 
-test("phone layout: the board fits the screen", async () => {
+test("phone layout: the board fits the screen, the buttons in view, 9x9 and 17x17", async () => {
   const page = await newPage({ width: 390, height: 844 });
   const count = () => page.evaluate(() => fetch("/api/games").then((r) => r.json()).then((l) => l.length));
   const before = await count();
@@ -674,10 +678,12 @@ test("phone layout: the board fits the screen", async () => {
   assert.ok(box.width <= 390, `board ${box.width}px wide`);
   await clickSq(page, "7g"); await clickSq(page, "7f");
   await waitMoves(page, 1);
+  await assertPlayable(page, "shogi");
   await page.screenshot({ path: join(ARTIFACTS, "phone.png"), fullPage: true });
   // Dai dai shogi fits the phone's width; zoomed in, the board scrolls.
   await newGame(page, { variant: "daidaishogi", opponent: "human" });
   assert.ok((await page.locator("#board").boundingBox()).width <= 390);
+  await assertPlayable(page, "daidaishogi");
   await page.click("#zoom-in");
   await page.click("#zoom-in");
   assert.ok((await page.locator("#board").boundingBox()).width > 390, "zoomed in beyond the screen");

@@ -122,6 +122,19 @@ mod tests {
     }
 
     #[test]
+    fn sudden_death_falls_when_the_main_time_is_spent() {
+        let tc = TimeControl {
+            main_ms: 5_000,
+            byoyomi_ms: 0,
+            increment_ms: 0,
+        };
+        assert_eq!(tc.left_after(&[3_000, 1_000], Color::Black), [2_000, 4_000]);
+        assert!(!tc.flag_fell(2_000, 2_000));
+        assert!(tc.flag_fell(2_000, 2_001));
+        assert!(tc.check().is_ok());
+    }
+
+    #[test]
     fn no_time_at_all_is_refused() {
         let tc = TimeControl {
             main_ms: 0,
