@@ -830,6 +830,11 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
                 }
             }
         }
+        // A drop that mates at once ends the node (the move-count and
+        // futility pruning below might otherwise skip the drop).
+        if !pv_node && !in_check && excluded.is_none() && self.drop_mate() {
+            return MATE - ply as i32 - 1;
+        }
         let slot = self.correction_slot();
         let static_eval = if in_check {
             -INFINITE
