@@ -178,6 +178,8 @@ struct Searcher<'a, B: BitBoard> {
     /// `[side][(origin or S + dropped kind) * S + to]`: quiet moves that cut off.
     history: Vec<i32>,
     squares: usize,
+    /// Origins in the butterfly history: squares, then kinds dropped.
+    history_slots: usize,
     lists: Vec<MoveList>,
     scores: Vec<Vec<i32>>,
     /// Scratch space for sorting the late moves of a node.
@@ -320,6 +322,7 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
             killers: vec![[None; 2]; MAX_PLY + 2],
             history,
             squares,
+            history_slots: slots,
             lists: vec![MoveList::new(); MAX_PLY + 2],
             scores: vec![Vec::new(); MAX_PLY + 2],
             sort_buf: Vec::new(),
@@ -1333,13 +1336,19 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
             // Cannon shogi and minishogi: exact (in cannon shogi a move along
             // any line through the king may open or make a screen): our
             // pieces (but the mover) that attack the king once the move is
-            // made, or the mover itself.
+            // made, or the mover itself. Attacks other than the mover's run
+            // along lines through the king, so a move that neither leaves nor
+            // reaches such a line changes none of them.
+            let aligned = |sq: banmen_rules::Square| !rules.line(sq, king).is_empty();
             let mut occ = self.pos.occupied();
             if let Some(from) = m.from() {
                 occ ^= B::from_square(from);
             }
             occ |= B::from_square(to);
-            if !(self.pos.attackers_to(king, us, occ) & self.pos.color_bb(us)).is_empty() {
+            let on_a_line = aligned(to) || m.from().is_some_and(aligned);
+            if on_a_line
+                && !(self.pos.attackers_to(king, us, occ) & self.pos.color_bb(us)).is_empty()
+            {
                 return true;
             }
             return rules.attacks(us, kind, to, occ).has(king);
@@ -1477,8 +1486,7 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
             (None, Some(k)) => self.squares + k.index(),
             (None, None) => 0,
         };
-        let slots = self.history.len() / (2 * self.squares);
-        (side * slots + origin) * self.squares + m.to().index()
+        (side * self.history_slots + origin) * self.squares + m.to().index()
     }
 
     /// Orders: table move, captures by MVV/LVA, promotions, killers, history.
@@ -1495,6 +1503,12 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
             Some(&k) if k != NO_KEY => self.counter[k],
             _ => None,
         };
+        // The continuation-history rows of the last two moves (as `cont_score`).
+        let row = |back: usize| match self.keys.get(back) {
+            Some(&prev) if prev != NO_KEY => Some(prev * self.piece_to),
+            _ => None,
+        };
+        let rows = [row(ply), row(ply.wrapping_sub(1))];
         for &m in moves.iter() {
             let s = if Some(m) == tt_move {
                 1 << 30
@@ -1521,7 +1535,16 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
                 } else if Some(m) == counter {
                     (1 << 27) - 3
                 } else if self.piece_to > 0 {
-                    self.history[self.history_index(m)] + self.cont_score(ply, self.key_of(m))
+                    let key = self.key_of(m);
+                    let cont = if key == NO_KEY {
+                        0
+                    } else {
+                        rows.iter()
+                            .flatten()
+                            .map(|&r| i32::from(self.cont[r + key]))
+                            .sum()
+                    };
+                    self.history[self.history_index(m)] + cont
                 } else {
                     self.history[self.history_index(m)]
                 }
