@@ -2,11 +2,12 @@
 //! options, the lines it sends, and the scores in its `info` lines.
 
 use super::Setup;
+use crate::lines::read_lines;
 use banmen_rules::VariantName;
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufReader, Write};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 /// How long an engine may take to answer `usi` and `isready`.
@@ -84,23 +85,10 @@ impl Engine {
             .map_err(|e| format!("cannot start {who}: {e}"))?;
         let stdin = child.stdin.take().expect("piped stdin");
         let stdout = child.stdout.take().expect("piped stdout");
-        let (tx, lines) = mpsc::channel();
-        std::thread::spawn(move || {
-            let mut reader = BufReader::new(stdout);
-            let mut buf = Vec::new();
-            loop {
-                buf.clear();
-                match reader.read_until(b'\n', &mut buf) {
-                    Ok(0) | Err(_) => break,
-                    Ok(_) => {
-                        let line = String::from_utf8_lossy(&buf).trim().to_string();
-                        if tx.send(line).is_err() {
-                            break;
-                        }
-                    }
-                }
-            }
-        });
+        let lines = read_lines(
+            move || BufReader::new(stdout),
+            |line| line.trim().to_string(),
+        );
         let mut e = Engine {
             child,
             stdin,

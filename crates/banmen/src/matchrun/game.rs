@@ -177,11 +177,7 @@ impl Worker<'_> {
         while failure.is_none() && adjudicated.is_none() && game.outcome().is_none() {
             let side = game.position().side_to_move();
             let who = engine_of(side);
-            let mut position = format!("position {}", opening.base);
-            if !moves.is_empty() {
-                position.push_str(" moves ");
-                position.push_str(&moves.join(" "));
-            }
+            let position = opening.position(&moves);
             let tc = &setup.tc[who];
             let go = tc.go(clocks);
             let allowance = tc.allowance(clocks[side.index()]);
@@ -304,11 +300,7 @@ impl Worker<'_> {
             }
         }
         result.plies = moves.len();
-        result.position = format!("position {}", opening.base);
-        if !moves.is_empty() {
-            result.position.push_str(" moves ");
-            result.position.push_str(&moves.join(" "));
-        }
+        result.position = opening.position(&moves);
         result
     }
 }

@@ -16,6 +16,19 @@ pub(super) struct Opening {
     pub(super) moves: Vec<String>,
 }
 
+impl Opening {
+    /// The USI `position` command of this opening followed by `moves` (the
+    /// whole game's moves, the opening's own included).
+    pub(super) fn position(&self, moves: &[String]) -> String {
+        let mut position = format!("position {}", self.base);
+        if !moves.is_empty() {
+            position.push_str(" moves ");
+            position.push_str(&moves.join(" "));
+        }
+        position
+    }
+}
+
 /// Parses one openings line (an SFEN, `startpos moves ...`, `sfen ... moves ...`,
 /// optionally after `position`) and checks it on the rules.
 fn parse_opening<B: BitBoard>(
