@@ -18,7 +18,7 @@ pub(super) const MATE_CP: i64 = 1_000_000;
 
 /// The score of a USI `info` line, in centipawns for the engine's side (mates
 /// as [`MATE_CP`]); `None` without one, or for a PV other than the first.
-pub(super) fn info_score(line: &str) -> Option<i64> {
+fn info_score(line: &str) -> Option<i64> {
     // `string` runs to the end of the line: free text, not fields.
     let words: Vec<&str> = line
         .split_whitespace()
@@ -180,7 +180,28 @@ impl Engine {
             })
     }
 
-    pub(super) fn next_line(&mut self, deadline: Instant) -> Result<String, LineError> {
+    /// Waits until `deadline` for `bestmove` and returns its move (empty
+    /// when it names none), keeping in `score` the last score of the first
+    /// PV that the engine reports meanwhile.
+    pub(super) fn bestmove(
+        &mut self,
+        deadline: Instant,
+        score: &mut Option<i64>,
+    ) -> Result<String, LineError> {
+        loop {
+            let line = self.next_line(deadline)?;
+            if let Some(s) = info_score(&line) {
+                *score = Some(s);
+            }
+            if let Some(rest) = line.strip_prefix("bestmove") {
+                if rest.is_empty() || rest.starts_with(char::is_whitespace) {
+                    return Ok(rest.split_whitespace().next().unwrap_or("").to_string());
+                }
+            }
+        }
+    }
+
+    fn next_line(&mut self, deadline: Instant) -> Result<String, LineError> {
         let left = deadline.saturating_duration_since(Instant::now());
         match self.lines.recv_timeout(left) {
             Ok(line) => Ok(line),

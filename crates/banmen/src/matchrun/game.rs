@@ -2,7 +2,7 @@
 //! engines, checks every move on the rules core, keeps the clocks, and ends
 //! the game on the rules' outcome, an engine's failure or an adjudication.
 
-use super::client::{info_score, Engine, LineError, MATE_CP};
+use super::client::{Engine, LineError, MATE_CP};
 use super::openings::Opening;
 use super::tc::LATE_SLACK_MS;
 use super::Setup;
@@ -194,21 +194,7 @@ impl Worker<'_> {
                 break;
             }
             let deadline = started + Duration::from_millis(allowance + setup.margin);
-            let answer = loop {
-                match engine.next_line(deadline) {
-                    Ok(line) => {
-                        if let Some(score) = info_score(&line) {
-                            scores[who] = Some(score);
-                        }
-                        if let Some(rest) = line.strip_prefix("bestmove") {
-                            if rest.is_empty() || rest.starts_with(char::is_whitespace) {
-                                break Ok(rest.split_whitespace().next().unwrap_or("").to_string());
-                            }
-                        }
-                    }
-                    Err(e) => break Err(e),
-                }
-            };
+            let answer = engine.bestmove(deadline, &mut scores[who]);
             let used = started.elapsed().as_millis() as u64;
             let text = match answer {
                 Ok(t) => t,
