@@ -286,11 +286,7 @@ fn run_match<B: BitBoard>(
                 r.plies,
                 r.note.as_ref().map_or(String::new(), |n| format!(" [{n}]"))
             );
-            if bar.is_hidden() {
-                eprintln!("{line}");
-            } else {
-                bar.println(line);
-            }
+            say(&bar, line);
             bar.inc(1);
             bar.set_message(tally.short());
             if let Some(sp) = sprt {
@@ -298,11 +294,7 @@ fn run_match<B: BitBoard>(
                 let (a, b) = sp.bounds();
                 if (llr >= b || llr <= a) && !stop.swap(true, Ordering::Relaxed) {
                     let line = format!("SPRT bound crossed (LLR {llr:.3}): no new games");
-                    if bar.is_hidden() {
-                        eprintln!("{line}");
-                    } else {
-                        bar.println(line);
-                    }
+                    say(&bar, line);
                 }
             }
         }
@@ -318,5 +310,14 @@ fn run_match<B: BitBoard>(
     match write_error {
         Some(e) => Err(e),
         None => Ok(()),
+    }
+}
+
+/// A line on stderr, above the progress bar when it is shown.
+fn say(bar: &ProgressBar, line: String) {
+    if bar.is_hidden() {
+        eprintln!("{line}");
+    } else {
+        bar.println(line);
     }
 }
