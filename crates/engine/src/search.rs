@@ -1192,21 +1192,27 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
         if ply >= MAX_PLY {
             return self.eval.evaluate(&self.pos);
         }
-        if let Some(s) = self
-            .tt
-            .probe(self.pos.hash())
-            .and_then(|e| tt_cutoff(&e, ply, alpha, beta))
-        {
+        let hash = self.pos.hash();
+        let entry = self.tt.probe(hash);
+        if let Some(s) = entry.and_then(|e| tt_cutoff(&e, ply, alpha, beta)) {
             return s;
         }
+        let tt_move = entry.and_then(|e| e.best);
         if !in_check && self.drop_mate() {
             return MATE - ply as i32 - 1;
         }
+        // The 9x9 games keep what the quiescence search finds in the table
+        // (at depth 0: a main-search node never takes it as its result).
+        let keep = self.use_see;
         let stand_pat = if in_check {
             -INFINITE
         } else {
             let s = self.corrected_eval(self.correction_slot());
             if s >= beta {
+                if keep {
+                    self.tt
+                        .store(hash, None, score_to_tt(s, ply), 0, Bound::Lower);
+                }
                 return s;
             }
             alpha = alpha.max(s);
@@ -1237,8 +1243,9 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
             moves.retain(|&m| self.is_capture(m));
         }
         let mut scores = std::mem::take(&mut self.scores[ply]);
-        self.score_moves(&moves, &mut scores, None, ply);
+        self.score_moves(&moves, &mut scores, tt_move, ply);
         let mut best = stand_pat;
+        let mut best_move = None;
         for i in 0..moves.len() {
             let m = pick(&mut moves, &mut scores, i);
             if !in_check {
@@ -1284,6 +1291,7 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
                 best = score;
                 if score > alpha {
                     alpha = score;
+                    best_move = Some(m);
                     if score >= beta {
                         break;
                     }
@@ -1294,6 +1302,15 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
         self.scores[ply] = scores;
         if self.stopped {
             return 0;
+        }
+        if keep {
+            let bound = if best >= beta {
+                Bound::Lower
+            } else {
+                Bound::Upper
+            };
+            self.tt
+                .store(hash, best_move, score_to_tt(best, ply), 0, bound);
         }
         best
     }
