@@ -184,7 +184,7 @@ pub enum GameError {
     /// The move is malformed or illegal.
     Move(MoveError),
     /// A declaration that the rules do not allow now.
-    BadDeclaration(String),
+    BadDeclaration(DeclarationError),
 }
 
 impl fmt::Display for GameError {
@@ -198,6 +198,75 @@ impl fmt::Display for GameError {
 }
 
 impl std::error::Error for GameError {}
+
+/// Why a declaration is refused: an entering-king win ([`Game::declare`],
+/// [`declaration_ok`]) or impasse scoring ([`Game::score_impasse`]).
+///
+/// ```
+/// use banmen_rules::game::{declaration_ok, DeclarationError};
+/// use banmen_rules::{rules_9x9, EnteringKingRule, Position, SfenMode, VariantName};
+/// let rules = rules_9x9(VariantName::Shogi).unwrap();
+/// let pos = Position::from_sfen(rules, "startpos", SfenMode::Strict).unwrap();
+/// let why = declaration_ok(&pos, EnteringKingRule::CsaRule24).unwrap_err();
+/// assert_eq!(why, DeclarationError::KingNotInCamp);
+/// assert_eq!(why.to_string(), "the king is not in the enemy camp");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DeclarationError {
+    /// The entering-king rule is `NoEnteringKing`.
+    Off,
+    /// The try rule: a king wins by moving, not by declaring.
+    TryRule,
+    /// The side to move has no king.
+    NoKing,
+    /// The king is not in the enemy camp.
+    KingNotInCamp,
+    /// The king is in check.
+    InCheck,
+    /// Fewer than ten other pieces in the enemy camp.
+    TooFewPieces {
+        /// The side's other pieces in the camp.
+        others: u32,
+    },
+    /// Fewer points than the rule needs.
+    TooFewPoints {
+        /// The side's points.
+        points: u32,
+        /// The points needed.
+        needed: u32,
+    },
+    /// Impasse scoring in a game that has no impasse rule.
+    NoImpasseRule,
+    /// Impasse scoring while this side's king is not in its promotion zone.
+    KingNotInZone(Color),
+}
+
+impl fmt::Display for DeclarationError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DeclarationError::Off => f.write_str("declaration is off (NoEnteringKing)"),
+            DeclarationError::TryRule => f.write_str(
+                "under the try rule a king wins by moving to the enemy king's start square",
+            ),
+            DeclarationError::NoKing => f.write_str("no king"),
+            DeclarationError::KingNotInCamp => f.write_str("the king is not in the enemy camp"),
+            DeclarationError::InCheck => f.write_str("the king is in check"),
+            DeclarationError::TooFewPieces { others } => write!(
+                f,
+                "only {others} other pieces in the enemy camp (10 needed)"
+            ),
+            DeclarationError::TooFewPoints { points, needed } => {
+                write!(f, "{points} points, {needed} needed")
+            }
+            DeclarationError::NoImpasseRule => f.write_str("this game has no impasse rule"),
+            DeclarationError::KingNotInZone(c) => {
+                write!(f, "{}'s king is not in the promotion zone", c.name())
+            }
+        }
+    }
+}
+
+impl std::error::Error for DeclarationError {}
 
 /// A game in progress or finished: a start position, the moves played, and
 /// the outcome once the rules (mate, repetition, declaration...) end it.
@@ -475,13 +544,12 @@ impl<B: BitBoard> Game<B> {
         let threshold = rules
             .variant
             .impasse_threshold
-            .ok_or_else(|| GameError::BadDeclaration("this game has no impasse rule".into()))?;
+            .ok_or(GameError::BadDeclaration(DeclarationError::NoImpasseRule))?;
         for c in Color::ALL {
             let in_zone = pos.king_square(c).is_some_and(|k| rules.zone(c).has(k));
             if !in_zone {
-                return Err(GameError::BadDeclaration(format!(
-                    "{}'s king is not in the promotion zone",
-                    c.name()
+                return Err(GameError::BadDeclaration(DeclarationError::KingNotInZone(
+                    c,
                 )));
             }
         }
@@ -507,7 +575,7 @@ impl<B: BitBoard> Game<B> {
     ///
     /// # Errors
     /// Why the declaration is not allowed.
-    pub fn can_declare(&self) -> Result<(), String> {
+    pub fn can_declare(&self) -> Result<(), DeclarationError> {
         declaration_ok(&self.position, self.options.entering_king)
     }
 
@@ -578,40 +646,35 @@ pub fn impasse_points<B: BitBoard>(pos: &Position<B>, c: Color, area: Option<B>)
 pub fn declaration_ok<B: BitBoard>(
     pos: &Position<B>,
     rule: EnteringKingRule,
-) -> Result<(), String> {
+) -> Result<(), DeclarationError> {
     let rules = pos.rules();
     let us = pos.side_to_move();
     let threshold = match (rule, us) {
-        (EnteringKingRule::NoEnteringKing, _) => {
-            return Err("declaration is off (NoEnteringKing)".into())
-        }
-        (EnteringKingRule::TryRule, _) => {
-            return Err(
-                "under the try rule a king wins by moving to the enemy king's start square".into(),
-            )
-        }
+        (EnteringKingRule::NoEnteringKing, _) => return Err(DeclarationError::Off),
+        (EnteringKingRule::TryRule, _) => return Err(DeclarationError::TryRule),
         // rules/standard-shogi.md §Jishogi: 31 for either side.
         (EnteringKingRule::CsaRule24, _) => 31,
         (EnteringKingRule::CsaRule27, Color::Black) => 28,
         (EnteringKingRule::CsaRule27, Color::White) => 27,
     };
     let zone = rules.zone(us);
-    let king = pos.king_square(us).ok_or("no king")?;
+    let king = pos.king_square(us).ok_or(DeclarationError::NoKing)?;
     if !zone.has(king) {
-        return Err("the king is not in the enemy camp".into());
+        return Err(DeclarationError::KingNotInCamp);
     }
     if pos.in_check() {
-        return Err("the king is in check".into());
+        return Err(DeclarationError::InCheck);
     }
     let others = (pos.color_bb(us) & zone).count() - 1;
     if others < 10 {
-        return Err(format!(
-            "only {others} other pieces in the enemy camp (10 needed)"
-        ));
+        return Err(DeclarationError::TooFewPieces { others });
     }
     let points = impasse_points(pos, us, Some(zone));
     if points < threshold {
-        return Err(format!("{points} points, {threshold} needed"));
+        return Err(DeclarationError::TooFewPoints {
+            points,
+            needed: threshold,
+        });
     }
     Ok(())
 }

@@ -3,7 +3,7 @@
 //! USI and the typed reason a refused move is refused.
 
 mod common;
-use banmen_rules::game::GameError;
+use banmen_rules::game::{DeclarationError, GameError};
 use banmen_rules::{
     rules_9x9, Bb128, Color, EnteringKingRule, Game, GameOptions, IllegalMove, Kind, MoveError,
     Outcome, Position, Reason, Rules, SfenMode, SfenProblem, Variant, VariantName,
@@ -908,7 +908,7 @@ fn declaration_needs_ten_pieces_in_the_camp() {
     let g = game(sfen);
     assert_eq!(g.impasse_points(Color::Black), 28);
     let err = g.can_declare().unwrap_err();
-    assert!(err.contains('9'), "{err}");
+    assert_eq!(err, DeclarationError::TooFewPieces { others: 9 }, "{err}");
     assert!(matches!(
         declare(sfen, EnteringKingRule::CsaRule27),
         Err(GameError::BadDeclaration(_))
