@@ -775,3 +775,143 @@ test("premoves: queued while the engine thinks, sent on the player's turn, dropp
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+/** A finished game of `variant` made through the API (both seats human, `n` moves, then Black resigns); the page opens it. */
+async function finishedGame(page, variant, n) {
+  await page.waitForFunction(() => VARIANTS.size > 0);
+  const id = await page.evaluate(async ([variant, n]) => {
+    let g = await api("POST", "/api/games", { variant, black: "human", white: "human" });
+    const tokens = g.tokens;
+    for (let i = 0; i < n; i++) {
+      const m = g.legal_moves.find((x) => !x.includes("*")) || g.legal_moves[0];
+      g = await api("POST", `/api/games/${g.id}/moves`, { move: m }, tokens[g.side_to_move]);
+    }
+    g = await api("POST", `/api/games/${g.id}/resign`, {}, tokens.black);
+    return g.id;
+  }, [variant, n]);
+  await page.evaluate((id) => { location.hash = "#" + id; }, id);
+  await page.waitForFunction((id) => ui.game && ui.game.id === id && ui.game.result, id);
+  return id;
+}
+/** The analysis lines shown now, once `multipv` of them are in for the position `key`. */
+async function analysisLines(page, multipv) {
+  await page.waitForFunction((k) => document.querySelectorAll("#analysis-lines li").length >= k && !document.querySelector("#evalbar").hidden, multipv);
+  return page.$$eval("#analysis-lines li", (lis) => lis.map((li) => li.textContent));
+}
+
+test("analysis of a finished game: a bar and best lines that follow the replayed position, all four games", async () => {
+  const page = await newPage();
+  for (const [variant, n] of [["shogi", 6], ["minishogi", 4], ["cannonshogi", 4], ["daidaishogi", 4]]) {
+    const id = await finishedGame(page, variant, n);
+    const version = await page.evaluate(() => ui.game.version);
+    await page.evaluate(() => { banmenAnalysis.movetime = 300; });
+    await page.selectOption("#analysis-multipv", "2");
+    if (!(await page.evaluate(() => banmenAnalysis.on))) await page.click("#analysis-toggle");
+    await page.waitForFunction((id) => banmenAnalysis.key === `${id}|ply ${ui.game.moves.length}`, id);
+    const end = await analysisLines(page, 2);
+    assert.match(await page.getAttribute("#evalbar", "data-score"), /^([+−]?\d+\.\d\d|#-?\d+)$/);
+    // One move back: another position, other lines (the side to move changes).
+    await page.click("#prev");
+    await page.waitForFunction((id) => banmenAnalysis.key === `${id}|ply ${ui.game.moves.length - 1}` && banmenAnalysis.lines.length >= 2, id);
+    const back = await analysisLines(page, 2);
+    assert.notDeepEqual(back, end, variant);
+    const firstMoves = await page.$$eval("#analysis-lines li", (lis) => lis.map((li) => li.dataset.first));
+    const legal = await page.evaluate(async () => {
+      const g = await api("POST", "/api/positions", { variant: ui.game.variant, rules: ui.game.rules, sfen: ui.view.pos.sfen });
+      return g.side_to_move;
+    });
+    assert.equal(legal, (await page.evaluate(() => ui.view.pos.side_to_move)));
+    assert.ok(firstMoves.every(Boolean), `${variant}: lines start with a move`);
+    // The notation follows the page's.
+    if (variant === "shogi") {
+      await page.selectOption("#notation", "japanese");
+      assert.match(await page.textContent("#analysis-lines li"), /[▲△]/);
+      await page.selectOption("#notation", "western");
+      await page.screenshot({ path: join(ARTIFACTS, "analysis.png") });
+    }
+    // Stop and resume.
+    await page.waitForFunction(() => !banmenAnalysis.source);   // done (300 ms)
+    await page.click("#analysis-stop");   // Resume
+    await page.waitForFunction(() => banmenAnalysis.source || banmenAnalysis.done);
+    await page.waitForFunction(() => banmenAnalysis.done && banmenAnalysis.lines.length >= 2);
+    // The game itself is as it was.
+    assert.equal(await page.evaluate(() => ui.game.version), version);
+  }
+  await page.click("#analysis-toggle");
+  assert.ok(await page.isHidden("#evalbar"));
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test("the board editor: nifu refused with the reason, play from here, analyse, tsume solved and replayed, all four games", async () => {
+  const page = await newPage();
+  await page.waitForFunction(() => VARIANTS.size > 0);
+  await page.click("#show-editor");
+  await page.waitForSelector('#editor-board rect[data-esq="5i"]');
+  await page.waitForSelector('#editor-board g[data-token="K"]');
+  const put = async (tool, squares) => {
+    await page.click(`#editor-palette button[data-tool="${tool}"]`);
+    for (const sq of squares) await page.click(`#editor-board rect[data-esq="${sq}"]`);
+  };
+  await page.click("#editor-clear");
+  await put("K", ["5i"]);
+  await put("k", ["5a"]);
+  await put("P", ["5g", "5h"]);
+  assert.equal(await page.inputValue("#editor-sfen"), "4k4/9/9/9/9/9/4P4/4P4/4K4 b - 1");
+  await page.click("#editor-check");
+  await page.waitForSelector("#editor-problems");
+  assert.match(await page.textContent("#editor-problems"), /two unpromoted pawns on file 5 \(nifu\)/);
+  await page.click("#editor-play-engine");
+  await page.waitForFunction(() => /nifu/.test(document.querySelector("#editor-result").textContent));
+  // One pawn fewer (a click with the same piece takes it off), a gold in hand: play it against the engine.
+  await page.click('#editor-board rect[data-esq="5h"]');
+  await page.fill('input[data-hand="black:G"]', "1");
+  await page.dispatchEvent('input[data-hand="black:G"]', "change");
+  const sfen = "4k4/9/9/9/9/9/4P4/9/4K4 b G 1";
+  assert.equal(await page.inputValue("#editor-sfen"), sfen);
+  await page.click("#editor-check");
+  await page.waitForFunction(() => /legal position/.test(document.querySelector("#editor-result").textContent));
+  // The engine's time and level are the New game form's.
+  await page.evaluate((ms) => { document.querySelector("input[name=movetime]").value = ms; }, MOVETIME);
+  await page.click("#editor-play-engine");
+  await page.waitForFunction((s) => ui.game && ui.game.start_sfen === s, sfen);
+  assert.equal(await page.evaluate(() => ui.game.black), "human");
+  assert.ok(await page.evaluate(() => ui.game.white.engine));
+  assert.ok(await page.isHidden("#panel-editor"));
+  await clickSq(page, "5g");
+  await clickSq(page, "5f");
+  await waitMoves(page, 2);
+  // Tsume: no attacking king; the solver's line replayed on the editor's board.
+  await page.click("#show-editor");
+  await page.evaluate(() => { banmenEditor.replayMs = 100; });
+  await page.click("#editor-clear");
+  await put("k", ["5a"]);
+  await put("P", ["5c"]);
+  await page.fill('input[data-hand="black:G"]', "1");
+  await page.dispatchEvent('input[data-hand="black:G"]', "change");
+  await page.click("#editor-tsume");
+  await page.waitForFunction(() => /Mate in 1 plies/.test(document.querySelector("#editor-result").textContent));
+  assert.equal(await page.getAttribute("#editor-result", "data-line"), "G*5b");
+  await page.waitForSelector('#editor-result[data-replayed="yes"]');
+  assert.ok(await page.locator('#editor-board g[data-token="G"]').count(), "the gold dropped on the board");
+  await page.screenshot({ path: join(ARTIFACTS, "editor-tsume.png") });
+  // Analyse from the editor: a game for two on this board, analysis on.
+  await page.evaluate(() => { banmenAnalysis.movetime = 300; });
+  await page.click("#editor-start");
+  await page.waitForFunction(() => document.querySelector("#editor-sfen").value.startsWith("lnsgkgsnl/"));
+  await page.click("#editor-analyse");
+  await page.waitForFunction(() => ui.game && ui.game.black === "human" && ui.game.white === "human" && ui.game.moves.length === 0);
+  await analysisLines(page, 1);
+  // Every game's start position loads in the editor and is a legal position.
+  await page.click("#show-editor");
+  for (const variant of ["minishogi", "cannonshogi", "daidaishogi"]) {
+    await page.selectOption("#editor-variant", variant);
+    const v = await page.evaluate((v) => VARIANTS.get(v), variant);
+    await page.waitForFunction((n) => document.querySelectorAll("#editor-board rect[data-esq]").length === n, v.files * v.ranks);
+    await page.waitForFunction((s) => document.querySelector("#editor-sfen").value === s, v.start_sfen);
+    await page.click("#editor-check");
+    await page.waitForFunction(() => /legal position/.test(document.querySelector("#editor-result").textContent));
+  }
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

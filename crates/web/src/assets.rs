@@ -20,8 +20,9 @@ struct Asset {
 
 /// The pieces' font (Noto Serif JP SemiBold cut to the characters the page
 /// shows, with 𠵇 drawn: `tools/font/make-font.sh`; OFL 1.1,
-/// `static/font/OFL.txt`) and the move, capture and check sounds.
-const ASSETS: [Asset; 2] = [
+/// `static/font/OFL.txt`), the move, capture and check sounds, the
+/// analysis panel and the board editor.
+const ASSETS: [Asset; 4] = [
     Asset {
         name: "banmen-pieces.woff2",
         content_type: "font/woff2",
@@ -31,6 +32,16 @@ const ASSETS: [Asset; 2] = [
         name: "sound.js",
         content_type: "text/javascript; charset=utf-8",
         bytes: include_bytes!("../static/sound.js"),
+    },
+    Asset {
+        name: "analysis.js",
+        content_type: "text/javascript; charset=utf-8",
+        bytes: include_bytes!("../static/analysis.js"),
+    },
+    Asset {
+        name: "editor.js",
+        content_type: "text/javascript; charset=utf-8",
+        bytes: include_bytes!("../static/editor.js"),
     },
 ];
 

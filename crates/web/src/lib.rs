@@ -27,10 +27,12 @@ use std::sync::{Arc, Mutex};
 use std::time::Instant;
 use tokio::sync::broadcast;
 
+mod analysis;
 mod assets;
 mod bounds;
 mod clock;
 mod consent;
+mod editor;
 mod engine;
 mod notation;
 mod record;
@@ -354,6 +356,8 @@ struct AppState {
     events: broadcast::Sender<(i64, String)>,
     bounds: Bounds,
     pool: Pool,
+    /// The analyses running, per address.
+    analyses: analysis::Running,
 }
 
 type Shared = Arc<AppState>;
@@ -579,6 +583,7 @@ pub async fn app_with(db: &FsPath, bounds: Bounds) -> Result<Router, String> {
         events,
         pool: Pool::new(bounds.engines),
         bounds,
+        analyses: analysis::Running::default(),
     });
     let jobs: Vec<EngineJob> = {
         let mut inner = state.inner.lock().expect("lock");
@@ -617,6 +622,10 @@ pub async fn app_with(db: &FsPath, bounds: Bounds) -> Result<Router, String> {
         .route("/api/games/{id}/rematch", post(consent::rematch))
         .route("/api/games/{id}/seat", get(consent::seat_of))
         .route("/api/games/{id}/events", get(events_handler))
+        .route("/api/games/{id}/analysis", get(analysis::game_analysis))
+        .route("/api/analysis", get(analysis::sfen_analysis))
+        .route("/api/positions", post(editor::check_position))
+        .route("/api/tsume", post(editor::tsume))
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .with_state(state))
 }
@@ -717,6 +726,10 @@ struct CreateRequest {
     rules: Option<String>,
     #[serde(default)]
     handicap: Option<String>,
+    /// The start position (the board editor's "play from here"), instead of
+    /// the game's own or a handicap's.
+    #[serde(default)]
+    sfen: Option<String>,
     black: Player,
     white: Player,
     /// The time control; none: the clocks only count the time used.
@@ -853,8 +866,17 @@ async fn create(
     }
     let rules = req.rules.unwrap_or_default();
     let handicap = req.handicap.filter(|h| !h.is_empty() && h != "none");
-    let sfen = start_sfen(&req.variant, &rules, handicap.as_deref())
-        .map_err(|m| err(StatusCode::UNPROCESSABLE_ENTITY, m))?;
+    let sfen = match req.sfen.map(|s| s.trim().to_string()) {
+        Some(_) if handicap.is_some() => {
+            return Err(err(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "give a handicap or a start sfen, not both",
+            ))
+        }
+        Some(sfen) => sfen,
+        None => start_sfen(&req.variant, &rules, handicap.as_deref())
+            .map_err(|m| err(StatusCode::UNPROCESSABLE_ENTITY, m))?,
+    };
     blocking(|| {
         insert_game(
             &s,
