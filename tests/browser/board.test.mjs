@@ -776,17 +776,17 @@ test("premoves: queued while the engine thinks, sent on the player's turn, dropp
   await page.context().close();
 });
 
-/** A finished game of `variant` made through the API (both seats human, `n` moves, then Black resigns); the page opens it. */
+/** A finished game of `variant` made through the API (both seats human, up to `n` moves drawn by a fixed rule, then Black resigns if it is not over); the page opens it. */
 async function finishedGame(page, variant, n) {
   await page.waitForFunction(() => VARIANTS.size > 0);
   const id = await page.evaluate(async ([variant, n]) => {
     let g = await api("POST", "/api/games", { variant, black: "human", white: "human" });
     const tokens = g.tokens;
-    for (let i = 0; i < n; i++) {
-      const m = g.legal_moves.find((x) => !x.includes("*")) || g.legal_moves[0];
+    for (let i = 0; i < n && !g.result; i++) {
+      const m = g.legal_moves[(i * 7 + 3) % g.legal_moves.length];
       g = await api("POST", `/api/games/${g.id}/moves`, { move: m }, tokens[g.side_to_move]);
     }
-    g = await api("POST", `/api/games/${g.id}/resign`, {}, tokens.black);
+    if (!g.result) g = await api("POST", `/api/games/${g.id}/resign`, {}, tokens.black);
     return g.id;
   }, [variant, n]);
   await page.evaluate((id) => { location.hash = "#" + id; }, id);
@@ -827,8 +827,8 @@ test("analysis of a finished game: a bar and best lines that follow the replayed
       await page.selectOption("#notation", "japanese");
       assert.match(await page.textContent("#analysis-lines li"), /[▲△]/);
       await page.selectOption("#notation", "western");
-      await page.screenshot({ path: join(ARTIFACTS, "analysis.png") });
     }
+    await page.screenshot({ path: join(ARTIFACTS, `analysis-${variant}.png`) });
     // Stop and resume.
     await page.waitForFunction(() => !banmenAnalysis.source);   // done (300 ms)
     await page.click("#analysis-stop");   // Resume
@@ -912,6 +912,33 @@ test("the board editor: nifu refused with the reason, play from here, analyse, t
     await page.click("#editor-check");
     await page.waitForFunction(() => /legal position/.test(document.querySelector("#editor-result").textContent));
   }
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test("game review: a graph of the evaluation of a 60-move game, mistakes marked, a click goes there", async () => {
+  const page = await newPage();
+  await finishedGame(page, "shogi", 60);
+  const n = await page.evaluate(() => ui.game.moves.length);
+  assert.ok(n >= 40, `a long game (${n} moves)`);
+  await page.evaluate(() => { banmenReview.movetime = 60; });
+  await page.click("#review-start");
+  await page.waitForSelector("#review-graph");
+  await page.waitForFunction(() => /reviewing/.test(document.querySelector("#review-info").textContent));
+  await page.waitForSelector('#review[data-done="yes"]', { timeout: 60000 });
+  const points = await page.$eval("#review-line", (l) => l.getAttribute("points").trim().split(" ").length);
+  assert.equal(points, n + 1);
+  assert.match(await page.textContent("#review-info"), /^Black: \d+ inaccurac(y|ies), \d+ mistakes?, \d+ blunders?\. White: /);
+  // Moves drawn by a fixed rule, not by strength: some are judged.
+  assert.ok(await page.locator("#review-graph circle.judged").count() > 0, "mistakes marked");
+  // A click on the graph's middle goes to the middle of the game.
+  const box = await page.locator("#review-graph").boundingBox();
+  await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+  await page.waitForFunction((n) => ui.view && Math.abs(ui.view.ply - n / 2) <= 1, n);
+  const judged = await page.getAttribute("#review-graph circle.judged", "data-ply");
+  await page.click("#review-graph circle.judged");
+  await page.waitForFunction((p) => ui.view && Math.abs(ui.view.ply - p) <= 1, Number(judged));
+  await page.screenshot({ path: join(ARTIFACTS, "review.png") });
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });

@@ -160,7 +160,7 @@ pub(crate) async fn game_analysis(
         (None, None) => played,
     };
     let job = Job::new(&game, &moves, &q)?;
-    Ok(stream(s, client_ip(client), job))
+    Ok(analysis_stream(s, client_ip(client), job))
 }
 
 /// `GET /api/analysis?variant=V&rules=R&sfen=S&moves=M1,M2,…&multipv=K&movetime_ms=T&nodes=N`:
@@ -178,7 +178,7 @@ pub(crate) async fn sfen_analysis(
     let game = new_game(variant, rules, sfen).map_err(bad)?;
     let moves = q.get("moves").map_or_else(Vec::new, |m| split_moves(m));
     let job = Job::new(&game, &moves, &q)?;
-    Ok(stream(s, client_ip(client), job))
+    Ok(analysis_stream(s, client_ip(client), job))
 }
 
 /// Sets the stop flag when the stream is dropped (the page closed it).
@@ -190,9 +190,13 @@ impl Drop for StopOnDrop {
     }
 }
 
-/// Queues the search in the engine pool and streams its reports: a
-/// `queued` event, `info` events as it deepens, then `done`.
-fn stream(s: Shared, ip: Option<IpAddr>, job: Job) -> Response {
+/// Queues `work` in the engine pool and streams what it sends: a `queued`
+/// event first, then its reports (`info` as an analysis deepens, `ply` as a
+/// review goes on), then `done`. Closing the stream stops the work.
+fn stream<W>(s: Shared, ip: Option<IpAddr>, work: W) -> Response
+where
+    W: FnOnce(&Control, &(dyn Fn(Value) + Sync)) + Send + 'static,
+{
     let control = Arc::new(Control::default());
     s.analyses.start(ip, &control);
     let (tx, rx) = tokio::sync::mpsc::unbounded_channel::<Value>();
@@ -208,7 +212,7 @@ fn stream(s: Shared, ip: Option<IpAddr>, job: Job) -> Response {
                     c.stop.store(true, Ordering::Relaxed);
                 }
             };
-            with_game!(&job.game, g => analyse(g, job.multipv, &job.limits, &c, &send));
+            work(&c, &send);
         })
     });
     let events =
@@ -222,6 +226,13 @@ fn stream(s: Shared, ip: Option<IpAddr>, job: Job) -> Response {
     Sse::new(events)
         .keep_alive(KeepAlive::default())
         .into_response()
+}
+
+/// The search of an analysis [`Job`].
+fn analysis_stream(s: Shared, ip: Option<IpAddr>, job: Job) -> Response {
+    stream(s, ip, move |c, send| {
+        with_game!(&job.game, g => analyse(g, job.multipv, &job.limits, c, send));
+    })
 }
 
 /// A score from Black's point of view: `{cp}` or `{mate}` (plies; negative:
@@ -309,4 +320,128 @@ fn analyse<B: BitBoard>(
         "nodes": result.nodes,
         "side_to_move": side.name(),
     }));
+}
+
+/// The longest a review searches each position.
+pub const MAX_REVIEW_MS: u64 = 5_000;
+/// How long a review searches each position when the request does not say.
+const DEFAULT_REVIEW_MS: u64 = 300;
+
+/// `GET /api/games/{id}/review?movetime_ms=T&nodes=N`: every position of the
+/// game searched in turn (`T` ms each, default 300, at most 5,000), streamed
+/// as one `ply` event each, in order, then `done`.
+pub(crate) async fn review(
+    State(s): State<Shared>,
+    client: Client,
+    Path(id): Path<String>,
+    Query(q): Query<BTreeMap<String, String>>,
+) -> Result<Response, ApiError> {
+    let id = parse_id(&id)?;
+    let game = read_game(&s, id, |e| Ok(e.game.clone()))?;
+    let limits = Limits {
+        movetime: Some(number(&q, "movetime_ms", 1..=MAX_REVIEW_MS)?.unwrap_or(DEFAULT_REVIEW_MS)),
+        nodes: number(&q, "nodes", 1..=u64::MAX)?,
+        ..Limits::default()
+    };
+    Ok(stream(s, client_ip(client), move |c, send| {
+        with_game!(&game, g => review_game(g, &limits, c, send));
+    }))
+}
+
+/// Black's winning chances, -1..=1, from a score of the side to move.
+fn chances(score: Score, side: Color) -> f64 {
+    let cp = match score {
+        Score::Cp(c) => f64::from(c),
+        Score::Mate(n) if n > 0 => 10_000.0,
+        Score::Mate(_) => -10_000.0,
+    };
+    let black = if side == Color::Black { cp } else { -cp };
+    2.0 / (1.0 + (-black / 400.0).exp()) - 1.0
+}
+
+/// What a move is that loses this much of its side's winning chances (out
+/// of 2: from a sure win to a sure loss).
+fn judgement(loss: f64) -> Option<&'static str> {
+    match loss {
+        l if l >= 0.3 => Some("blunder"),
+        l if l >= 0.2 => Some("mistake"),
+        l if l >= 0.1 => Some("inaccuracy"),
+        _ => None,
+    }
+}
+
+/// Searches each position of `g` from its start, sending for each its
+/// score (Black's view), the best move, and for the move that led to it the
+/// winning chances it lost and its judgement.
+fn review_game<B: BitBoard>(
+    g: &Game<B>,
+    limits: &Limits,
+    control: &Control,
+    send: &(dyn Fn(Value) + Sync),
+) {
+    let mut game = Game::new(g.start().clone(), g.options());
+    let eval = Evaluator::new(g.start().rules());
+    let tt = Table::new(16);
+    let options = SearchOptions::default();
+    let mut before: Option<f64> = None;
+    for ply in 0..=g.moves().len() {
+        let played = ply.checked_sub(1).map(|i| g.moves()[i]);
+        let text = played.map(|m| game.position().move_to_usi(m));
+        if played.is_some_and(|m| game.play(m).is_err()) || control.stop.load(Ordering::Relaxed) {
+            return;
+        }
+        let pos = game.position();
+        let side = pos.side_to_move();
+        let (now, score, best) = match game.outcome() {
+            Some(o) => {
+                let black = o
+                    .winner
+                    .map_or(0.0, |w| if w == Color::Black { 1.0 } else { -1.0 });
+                (black, json!({ "over": o.reason.as_str() }), Value::Null)
+            }
+            None => {
+                let r = search(
+                    pos,
+                    &history(&game),
+                    &eval,
+                    &tt,
+                    limits,
+                    &options,
+                    control,
+                    &|_| {},
+                );
+                if control.stop.load(Ordering::Relaxed) {
+                    return;
+                }
+                let score = Score::from_internal(r.score);
+                let best = match r.best {
+                    BestMove::Move(m, _) => json!(pos.move_to_usi(m)),
+                    _ => Value::Null,
+                };
+                (chances(score, side), score_json(score, side), best)
+            }
+        };
+        // The mover is the side not to move now.
+        let loss = before
+            .map_or(0.0, |b| {
+                if side == Color::White {
+                    b - now
+                } else {
+                    now - b
+                }
+            })
+            .max(0.0);
+        send(json!({
+            "type": "ply",
+            "ply": ply,
+            "move": text,
+            "score": score,
+            "black_chances": now,
+            "best": best,
+            "loss": loss,
+            "judgement": judgement(loss),
+        }));
+        before = Some(now);
+    }
+    send(json!({ "type": "done", "plies": g.moves().len() }));
 }

@@ -53,12 +53,12 @@ fn refused(problems: Vec<String>) -> Response {
 }
 
 /// The position the request describes, checked (as a tsume problem when
-/// `tsume`, by default `tsume_default`); `Err(refusal)`: the rules core's
-/// reasons as a `422` when it is not one.
+/// `tsume`, by default `tsume_default`); `Err(problems)`: the rules core's
+/// reasons when it is not one.
 fn position(
     req: &PositionRequest,
     tsume_default: bool,
-) -> Result<Result<AnyPosition, Response>, ApiError> {
+) -> Result<Result<AnyPosition, Vec<String>>, ApiError> {
     let bad = |m: String| err(StatusCode::UNPROCESSABLE_ENTITY, m);
     let name: VariantName = req.variant.parse().map_err(|e| bad(format!("{e}")))?;
     let mode = if req.tsume.unwrap_or(tsume_default) {
@@ -70,9 +70,10 @@ fn position(
         r: &'static Rules<B>,
         sfen: &str,
         mode: SfenMode,
-    ) -> Result<Position<B>, Response> {
+    ) -> Result<Box<Position<B>>, Vec<String>> {
         Position::from_sfen(r, sfen.trim(), mode)
-            .map_err(|e| refused(e.problems.iter().map(ToString::to_string).collect()))
+            .map(Box::new)
+            .map_err(|e| e.problems.iter().map(ToString::to_string).collect())
     }
     Ok(
         match rules_for(name, &req.rules).map_err(|e| bad(e.to_string()))? {
@@ -84,8 +85,8 @@ fn position(
 
 /// A checked position of either board size.
 enum AnyPosition {
-    Nine(Position<banmen_rules::Bb128>),
-    Seventeen(Position<banmen_rules::Bb320>),
+    Nine(Box<Position<banmen_rules::Bb128>>),
+    Seventeen(Box<Position<banmen_rules::Bb320>>),
 }
 
 macro_rules! with_position {
@@ -113,7 +114,7 @@ pub(crate) async fn check_position(body: Bytes) -> Result<Response, ApiError> {
     let req: PositionRequest = body_json(&body)?;
     Ok(match position(&req, false)? {
         Ok(p) => Json(with_position!(&p, p => described(p))).into_response(),
-        Err(refusal) => refusal,
+        Err(problems) => refused(problems),
     })
 }
 
@@ -170,7 +171,7 @@ pub(crate) async fn tsume(State(s): State<Shared>, body: Bytes) -> Result<Respon
     }
     let pos = match position(&req, true)? {
         Ok(p) => p,
-        Err(refusal) => return Ok(refusal),
+        Err(problems) => return Ok(refused(problems)),
     };
     let (tx, rx) = tokio::sync::oneshot::channel();
     spawn_search(s, move |_| {

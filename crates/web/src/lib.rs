@@ -623,6 +623,7 @@ pub async fn app_with(db: &FsPath, bounds: Bounds) -> Result<Router, String> {
         .route("/api/games/{id}/seat", get(consent::seat_of))
         .route("/api/games/{id}/events", get(events_handler))
         .route("/api/games/{id}/analysis", get(analysis::game_analysis))
+        .route("/api/games/{id}/review", get(analysis::review))
         .route("/api/analysis", get(analysis::sfen_analysis))
         .route("/api/positions", post(editor::check_position))
         .route("/api/tsume", post(editor::tsume))

@@ -29,7 +29,12 @@ window.banmenAnalysis = analysis;
     </div>
     <div id="evalbar" hidden title="evaluation, Black's side in dark"><div id="evalbar-black"></div><span id="evalbar-text"></span></div>
     <div id="analysis-info" class="muted" aria-live="polite"></div>
-    <ol id="analysis-lines"></ol>`;
+    <ol id="analysis-lines"></ol>
+    <div class="controls"><button id="review-start" title="search every position of the game: a graph of the evaluation, mistakes marked">Review the game</button></div>
+    <div id="review" hidden>
+      <svg id="review-graph" xmlns="http://www.w3.org/2000/svg" aria-label="evaluation per move (Black up); click to go there"></svg>
+      <div id="review-info" class="muted" aria-live="polite"></div>
+    </div>`;
   const style = document.createElement("style");
   style.textContent = `
     #evalbar { position: relative; height: 1.4em; background: #f4f1ea; border: 1px solid #998; border-radius: 3px; overflow: hidden; margin: 0.3em 0; }
@@ -38,6 +43,8 @@ window.banmenAnalysis = analysis;
     #evalbar-text { position: absolute; left: 0; right: 0; text-align: center; font-weight: bold; color: #fff; mix-blend-mode: difference; font-variant-numeric: tabular-nums; }
     #analysis-lines { margin: 0.2em 0 0; padding-left: 0; list-style: none; font-size: 0.9em; }
     #analysis-lines li { padding: 0.15em 0; border-top: 1px solid #eee; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+    #review-graph { display: block; cursor: pointer; margin-top: 0.2em; }
+    #review[hidden] { display: none; }
     #analysis-lines .score { display: inline-block; min-width: 3.6em; font-weight: bold; font-variant-numeric: tabular-nums; }`;
   document.head.appendChild(style);
   $("actions").after(panel);
@@ -156,3 +163,76 @@ $("analysis-time").addEventListener("change", (ev) => {
   if (analysis.on) startAnalysis();
 });
 renderAnalysis();
+
+// ---------- game review ----------
+// GET /api/games/{id}/review searches every position in turn: a graph of
+// Black's winning chances per move fills in as it goes (the progress), the
+// inaccuracies, mistakes and blunders marked; a click goes to that move.
+const review = { id: null, source: null, points: [], plies: 0, done: false, error: null, movetime: 300 };
+window.banmenReview = review;
+const JUDGED = { inaccuracy: "#e8c000", mistake: "#f08000", blunder: "#d00" };
+function stopReview() { if (review.source) { review.source.close(); review.source = null; } }
+function startReview() {
+  stopReview();
+  if (!ui.game) return;
+  Object.assign(review, { id: ui.game.id, points: [], plies: ui.game.moves.length, done: false, error: null });
+  const source = new EventSource(`/api/games/${review.id}/review?movetime_ms=${review.movetime}`);
+  review.source = source;
+  source.onmessage = (ev) => {
+    if (review.source !== source) return;
+    const d = JSON.parse(ev.data);
+    if (d.type === "ply") review.points[d.ply] = d;
+    else if (d.type === "done") { review.done = true; source.close(); review.source = null; }
+    renderReview();
+  };
+  source.onerror = () => {
+    if (review.source !== source) return;
+    source.close(); review.source = null; review.error = "the review stopped (connection lost)";
+    renderReview();
+  };
+  renderReview();
+}
+const REVIEW_W = 280, REVIEW_H = 90;
+const reviewX = (ply) => 4 + (ply / Math.max(1, review.plies)) * (REVIEW_W - 8);
+const reviewY = (c) => REVIEW_H / 2 - c * (REVIEW_H / 2 - 4);
+function renderReview() {
+  const box = $("review"), g = ui.game;
+  box.hidden = !g || g.id !== review.id;
+  $("review-start").textContent = review.source ? "Stop the review" : "Review the game";
+  if (box.hidden) return;
+  const svg = $("review-graph");
+  svg.setAttribute("viewBox", `0 0 ${REVIEW_W} ${REVIEW_H}`); svg.setAttribute("width", REVIEW_W); svg.setAttribute("height", REVIEW_H);
+  svg.replaceChildren();
+  el("rect", { x: 0, y: 0, width: REVIEW_W, height: REVIEW_H, fill: "#f4f1ea", stroke: "#998" }, svg);
+  el("line", { x1: 0, y1: REVIEW_H / 2, x2: REVIEW_W, y2: REVIEW_H / 2, stroke: "#bbb" }, svg);
+  const points = review.points.filter(Boolean);
+  const xy = points.map((p) => `${reviewX(p.ply).toFixed(1)},${reviewY(p.black_chances).toFixed(1)}`);
+  if (points.length) {
+    el("polygon", { points: `${reviewX(points[0].ply)},${REVIEW_H} ${xy.join(" ")} ${reviewX(points[points.length - 1].ply)},${REVIEW_H}`, fill: "#333", opacity: 0.25 }, svg);
+    el("polyline", { points: xy.join(" "), fill: "none", stroke: "#333", "stroke-width": 1.5, id: "review-line" }, svg);
+  }
+  for (const p of points) {
+    if (p.judgement) el("circle", { cx: reviewX(p.ply), cy: reviewY(p.black_chances), r: 3.5, fill: JUDGED[p.judgement], class: "judged", "data-ply": p.ply, "data-judgement": p.judgement }, svg);
+  }
+  const here = ui.view ? ui.view.ply : g.moves.length;
+  if (!(ui.view && ui.view.line)) el("line", { x1: reviewX(here), x2: reviewX(here), y1: 0, y2: REVIEW_H, stroke: "#36f", "stroke-dasharray": "3 2" }, svg);
+  // Per side: how many of each (the mover of ply p: the first mover on odd plies).
+  const first = g.start_sfen.split(" ")[1] === "w" ? "white" : "black";
+  const count = { black: {}, white: {} };
+  for (const p of points) if (p.judgement) {
+    const side = p.ply % 2 === 1 ? first : first === "black" ? "white" : "black";
+    count[side][p.judgement] = (count[side][p.judgement] || 0) + 1;
+  }
+  const plural = { inaccuracy: "inaccuracies", mistake: "mistakes", blunder: "blunders" };
+  const says = (side) => Object.keys(JUDGED).map((j) => { const n = count[side][j] || 0; return `${n} ${n === 1 ? j : plural[j]}`; }).join(", ");
+  const progress = review.done ? "" : `reviewing: ${Math.max(0, points.length - 1)} of ${review.plies} moves${review.source ? "…" : " (stopped)"}. `;
+  $("review-info").textContent = review.error || `${progress}Black: ${says("black")}. White: ${says("white")}.`;
+  $("review").dataset.done = review.done ? "yes" : "";
+}
+renderHooks.push(renderReview);
+$("review-start").addEventListener("click", () => { if (review.source) { stopReview(); renderReview(); } else startReview(); });
+$("review-graph").addEventListener("click", (ev) => {
+  const svg = $("review-graph"), pt = svg.createSVGPoint(); pt.x = ev.clientX; pt.y = ev.clientY;
+  const p = pt.matrixTransform(svg.getScreenCTM().inverse());
+  goto(Math.round(((p.x - 4) / (REVIEW_W - 8)) * Math.max(1, review.plies)));
+});

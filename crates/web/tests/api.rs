@@ -1911,3 +1911,35 @@ fn the_editor_checks_positions_plays_from_them_and_solves_tsume() {
     );
     assert_eq!(status, 422, "{v}");
 }
+
+#[test]
+fn a_review_searches_every_position_in_turn_and_judges_the_moves() {
+    let db = temp_db("review");
+    let server = Server::start(&db);
+    let (id, v) = server.create(json!({ "variant": "shogi", "black": "human", "white": "human" }));
+    let (b, w) = tokens(&v);
+    // Black puts its bishop where White's takes it (8h3c??, 2bx3c).
+    for (t, m) in [(&b, "7g7f"), (&w, "3c3d"), (&b, "8h3c"), (&w, "2b3c")] {
+        assert_eq!(server.play(id, t, m).0, 200, "{m}");
+    }
+    let (status, events) = stream(&server, &format!("/api/games/{id}/review?movetime_ms=100"));
+    assert_eq!(status, 200);
+    let plies: Vec<&Value> = events.iter().filter(|e| e["type"] == "ply").collect();
+    assert_eq!(plies.len(), 5, "{events:?}");
+    for (i, p) in plies.iter().enumerate() {
+        assert_eq!(p["ply"], i);
+        let c = p["black_chances"].as_f64().unwrap();
+        assert!((-1.0..=1.0).contains(&c), "{p}");
+    }
+    assert_eq!(plies[3]["move"], "8h3c");
+    assert_eq!(plies[3]["judgement"], "blunder", "{:?}", plies);
+    assert!(plies[4]["black_chances"].as_f64().unwrap() < -0.3);
+    assert_eq!(events.last().unwrap()["type"], "done");
+    let (status, v) = server.call(
+        "GET",
+        &format!("/api/games/{id}/review?movetime_ms=6000"),
+        None,
+        None,
+    );
+    assert_eq!(status, 422, "{v}");
+}
