@@ -827,6 +827,18 @@ test("analysis of a finished game: a bar and best lines that follow the replayed
       await page.selectOption("#notation", "japanese");
       assert.match(await page.textContent("#analysis-lines li"), /[▲△]/);
       await page.selectOption("#notation", "western");
+      // A move of one's own on the replayed position: a side line, analysed, the game untouched.
+      const tried = await page.evaluate(() => {
+        const legal = ui.view.pos.legal_moves;
+        return legal.find((m) => !m.includes("*") && !m.endsWith("+") && !legal.includes(m + "+"));
+      });
+      const [from, to] = tried.match(/\d+[a-z]/g);
+      await clickSq(page, from);
+      await page.waitForSelector(`#board [data-target="${to}"]`);
+      await clickSq(page, to);
+      await page.waitForFunction((m) => ui.view && ui.view.line && ui.view.line.endsWith("," + m) && banmenAnalysis.key.includes("|line "), tried);
+      assert.match(await page.textContent("#replayinfo"), /variation: move/);
+      await analysisLines(page, 2);
     }
     await page.screenshot({ path: join(ARTIFACTS, `analysis-${variant}.png`) });
     // Stop and resume.
@@ -837,6 +849,17 @@ test("analysis of a finished game: a bar and best lines that follow the replayed
     // The game itself is as it was.
     assert.equal(await page.evaluate(() => ui.game.version), version);
   }
+  // Continue from here against the engine: a new game from the replayed position, the player to move.
+  await page.evaluate((ms) => { document.querySelector("input[name=movetime]").value = ms; }, MOVETIME);
+  const from = await page.evaluate(() => ({ sfen: ui.view.pos.sfen, side: ui.view.pos.side_to_move, old: ui.game.id }));
+  await page.click("#continue-engine");
+  await page.waitForFunction((old) => ui.game && ui.game.id !== old, from.old);
+  const g = await state(page);
+  assert.equal(g.start_sfen, from.sfen);
+  assert.equal(g[from.side], "human");
+  assert.ok(g[from.side === "black" ? "white" : "black"].engine);
+  // The analysis follows into the new game.
+  await page.waitForFunction((id) => banmenAnalysis.key === `${id}|ply 0`, g.id);
   await page.click("#analysis-toggle");
   assert.ok(await page.isHidden("#evalbar"));
   assert.deepEqual(page.errors, []);
@@ -939,6 +962,12 @@ test("game review: a graph of the evaluation of a 60-move game, mistakes marked,
   await page.click("#review-graph circle.judged");
   await page.waitForFunction((p) => ui.view && Math.abs(ui.view.ply - p) <= 1, Number(judged));
   await page.screenshot({ path: join(ARTIFACTS, "review.png") });
+  // Continue from here: a new game for two from the position on the board.
+  const { sfen, old } = await page.evaluate(() => ({ sfen: ui.view.pos.sfen, old: ui.game.id }));
+  await page.click("#continue-human");
+  await page.waitForFunction((old) => ui.game && ui.game.id !== old, old);
+  assert.equal(await page.evaluate(() => ui.game.start_sfen), sfen);
+  assert.equal(await page.evaluate(() => ui.game.black === "human" && ui.game.white === "human"), true);
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });

@@ -8,8 +8,8 @@
 use crate::bounds::spawn_search;
 use crate::engine::history;
 use crate::{
-    client_ip, err, new_game, notation, parse_id, read_game, with_game, AnyGame, ApiError, Client,
-    Shared,
+    blocking, client_ip, err, new_game, notation, parse_id, read_game, with_game, AnyGame,
+    ApiError, Client, Shared,
 };
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
@@ -19,6 +19,7 @@ use banmen_engine::{
     search, BestMove, Control, Evaluator, Info, Limits, Score, SearchOptions, Table,
 };
 use banmen_rules::{BitBoard, Color, Game, Position};
+use futures_util::StreamExt;
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::convert::Infallible;
@@ -96,6 +97,15 @@ where
         })
 }
 
+/// The query's `movetime_ms` (at most `most`, else `default`) and `nodes`.
+fn limits(q: &BTreeMap<String, String>, most: u64, default: u64) -> Result<Limits, ApiError> {
+    Ok(Limits {
+        movetime: Some(number(q, "movetime_ms", 1..=most)?.unwrap_or(default)),
+        nodes: number(q, "nodes", 1..=u64::MAX)?,
+        ..Limits::default()
+    })
+}
+
 /// `game` replayed from its start through the USI `moves`.
 fn replay<B: BitBoard>(g: &Game<B>, moves: &[String]) -> Result<Game<B>, ApiError> {
     let mut out = Game::new(g.start().clone(), g.options());
@@ -115,9 +125,7 @@ impl Job {
         q: &BTreeMap<String, String>,
     ) -> Result<Job, ApiError> {
         let multipv = number(q, "multipv", 1..=MAX_MULTIPV)?.unwrap_or(1);
-        let movetime =
-            number(q, "movetime_ms", 1..=MAX_ANALYSIS_MS)?.unwrap_or(DEFAULT_ANALYSIS_MS);
-        let nodes = number(q, "nodes", 1..=u64::MAX)?;
+        let limits = limits(q, MAX_ANALYSIS_MS, DEFAULT_ANALYSIS_MS)?;
         let game = match game {
             AnyGame::Nine(g) => AnyGame::Nine(Box::new(replay(g, moves)?)),
             AnyGame::Seventeen(g) => AnyGame::Seventeen(Box::new(replay(g, moves)?)),
@@ -125,11 +133,7 @@ impl Job {
         Ok(Job {
             game,
             multipv,
-            limits: Limits {
-                movetime: Some(movetime),
-                nodes,
-                ..Limits::default()
-            },
+            limits,
         })
     }
 }
@@ -142,17 +146,54 @@ fn split_moves(text: &str) -> Vec<String> {
         .collect()
 }
 
-/// `GET /api/games/{id}/analysis?ply=N|line=M1,M2,…&multipv=K&movetime_ms=T&nodes=N`:
-/// the position after `N` moves of the game (default: now), or after the
-/// USI moves `line` from its start (a variation, a side line of one's own).
-pub(crate) async fn game_analysis(
+/// What a game's stream is for.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Ask {
+    /// `GET /api/games/{id}/analysis?ply=N|line=M1,M2,…&multipv=K&movetime_ms=T&nodes=N`:
+    /// the best lines of the position after `N` moves of the game (default:
+    /// now), or after the USI moves `line` from its start (a variation).
+    Analysis,
+    /// `GET /api/games/{id}/review?movetime_ms=T&nodes=N`: every position of
+    /// the game searched in turn (`T` ms each, default 300, at most 5,000),
+    /// streamed as one `ply` event each, in order, then `done`.
+    Review,
+}
+
+/// A game's analysis or review (the routes pass `ask`).
+pub(crate) async fn game_stream(
     State(s): State<Shared>,
     client: Client,
     Path(id): Path<String>,
     Query(q): Query<BTreeMap<String, String>>,
+    ask: Ask,
 ) -> Result<Response, ApiError> {
     let id = parse_id(&id)?;
     let (game, played) = read_game(&s, id, |e| Ok((e.game.clone(), e.usi.clone())))?;
+    let ip = client_ip(client);
+    if let Ask::Review = ask {
+        let limits = limits(&q, MAX_REVIEW_MS, DEFAULT_REVIEW_MS)?;
+        let moves = played.join(" ");
+        if !q.contains_key("fresh") {
+            if let Some(events) = blocking(|| stored_review(&s, id, &moves)) {
+                return Ok(sse(futures_util::stream::iter(events)));
+            }
+        }
+        let shared = s.clone();
+        return Ok(stream(s, ip, move |c, send| {
+            let kept = Mutex::new(Vec::new());
+            let keep = |v: Value| {
+                if let Ok(mut k) = kept.lock() {
+                    k.push(v.clone());
+                }
+                send(v);
+            };
+            with_game!(&game, g => review_game(g, &limits, c, &keep));
+            let kept = kept.into_inner().unwrap_or_default();
+            if kept.last().is_some_and(|v| v["type"] == "done") {
+                store_review(&shared, id, &moves, &kept);
+            }
+        }));
+    }
     let moves = match (q.get("line"), number(&q, "ply", 0..=played.len())?) {
         (Some(_), Some(_)) => return Err(bad("give ply or line, not both")),
         (Some(line), None) => split_moves(line),
@@ -160,7 +201,7 @@ pub(crate) async fn game_analysis(
         (None, None) => played,
     };
     let job = Job::new(&game, &moves, &q)?;
-    Ok(analysis_stream(s, client_ip(client), job))
+    Ok(analysis_stream(s, ip, job))
 }
 
 /// `GET /api/analysis?variant=V&rules=R&sfen=S&moves=M1,M2,…&multipv=K&movetime_ms=T&nodes=N`:
@@ -218,14 +259,55 @@ where
     let events =
         futures_util::stream::unfold((rx, StopOnDrop(control)), |(mut rx, guard)| async move {
             let v = rx.recv().await?;
-            Some((
-                Ok::<_, Infallible>(Event::default().data(v.to_string())),
-                (rx, guard),
-            ))
+            Some((v, (rx, guard)))
         });
+    sse(events)
+}
+
+/// Server-sent events, one for each value.
+fn sse(values: impl futures_util::Stream<Item = Value> + Send + 'static) -> Response {
+    let events = values.map(|v| Ok::<_, Infallible>(Event::default().data(v.to_string())));
     Sse::new(events)
         .keep_alive(KeepAlive::default())
         .into_response()
+}
+
+/// A game's review as stored once finished (table `reviews`, made on first
+/// use), when it reviewed these moves.
+fn stored_review(s: &Shared, id: i64, moves: &str) -> Option<Vec<Value>> {
+    let inner = s.inner.lock().ok()?;
+    let text: String = inner
+        .conn
+        .query_row(
+            "SELECT events FROM reviews WHERE game = ?1 AND moves = ?2",
+            rusqlite::params![id, moves],
+            |r| r.get(0),
+        )
+        .ok()?;
+    serde_json::from_str(&text).ok()
+}
+
+/// Keeps a finished review with its game (replacing an older one).
+fn store_review(s: &Shared, id: i64, moves: &str, events: &[Value]) {
+    let Ok(inner) = s.inner.lock() else { return };
+    let stored = inner
+        .conn
+        .execute_batch(
+            "CREATE TABLE IF NOT EXISTS reviews (
+                game INTEGER PRIMARY KEY REFERENCES games(id),
+                moves TEXT NOT NULL,
+                events TEXT NOT NULL
+            )",
+        )
+        .and_then(|()| {
+            inner.conn.execute(
+                "INSERT OR REPLACE INTO reviews(game, moves, events) VALUES (?1, ?2, ?3)",
+                rusqlite::params![id, moves, Value::from(events.to_vec()).to_string()],
+            )
+        });
+    if let Err(e) = stored {
+        eprintln!("banmen serve: game {id}: storing its review: {e}");
+    }
 }
 
 /// The search of an analysis [`Job`].
@@ -326,27 +408,6 @@ fn analyse<B: BitBoard>(
 pub const MAX_REVIEW_MS: u64 = 5_000;
 /// How long a review searches each position when the request does not say.
 const DEFAULT_REVIEW_MS: u64 = 300;
-
-/// `GET /api/games/{id}/review?movetime_ms=T&nodes=N`: every position of the
-/// game searched in turn (`T` ms each, default 300, at most 5,000), streamed
-/// as one `ply` event each, in order, then `done`.
-pub(crate) async fn review(
-    State(s): State<Shared>,
-    client: Client,
-    Path(id): Path<String>,
-    Query(q): Query<BTreeMap<String, String>>,
-) -> Result<Response, ApiError> {
-    let id = parse_id(&id)?;
-    let game = read_game(&s, id, |e| Ok(e.game.clone()))?;
-    let limits = Limits {
-        movetime: Some(number(&q, "movetime_ms", 1..=MAX_REVIEW_MS)?.unwrap_or(DEFAULT_REVIEW_MS)),
-        nodes: number(&q, "nodes", 1..=u64::MAX)?,
-        ..Limits::default()
-    };
-    Ok(stream(s, client_ip(client), move |c, send| {
-        with_game!(&game, g => review_game(g, &limits, c, send));
-    }))
-}
 
 /// Black's winning chances, -1..=1, from a score of the side to move.
 fn chances(score: Score, side: Color) -> f64 {

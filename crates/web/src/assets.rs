@@ -28,22 +28,19 @@ const ASSETS: [Asset; 4] = [
         content_type: "font/woff2",
         bytes: include_bytes!("../static/font/banmen-pieces.woff2"),
     },
-    Asset {
-        name: "sound.js",
-        content_type: "text/javascript; charset=utf-8",
-        bytes: include_bytes!("../static/sound.js"),
-    },
-    Asset {
-        name: "analysis.js",
-        content_type: "text/javascript; charset=utf-8",
-        bytes: include_bytes!("../static/analysis.js"),
-    },
-    Asset {
-        name: "editor.js",
-        content_type: "text/javascript; charset=utf-8",
-        bytes: include_bytes!("../static/editor.js"),
-    },
+    script("sound.js", include_bytes!("../static/sound.js")),
+    script("analysis.js", include_bytes!("../static/analysis.js")),
+    script("editor.js", include_bytes!("../static/editor.js")),
 ];
+
+/// A script the page loads.
+const fn script(name: &'static str, bytes: &'static [u8]) -> Asset {
+    Asset {
+        name,
+        content_type: "text/javascript; charset=utf-8",
+        bytes,
+    }
+}
 
 /// FNV-1a, 64 bits: enough to tell two builds of a file apart.
 fn fnv1a(bytes: &[u8]) -> u64 {

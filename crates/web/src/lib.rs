@@ -622,8 +622,14 @@ pub async fn app_with(db: &FsPath, bounds: Bounds) -> Result<Router, String> {
         .route("/api/games/{id}/rematch", post(consent::rematch))
         .route("/api/games/{id}/seat", get(consent::seat_of))
         .route("/api/games/{id}/events", get(events_handler))
-        .route("/api/games/{id}/analysis", get(analysis::game_analysis))
-        .route("/api/games/{id}/review", get(analysis::review))
+        .route(
+            "/api/games/{id}/analysis",
+            get(|s, c, p, q| analysis::game_stream(s, c, p, q, analysis::Ask::Analysis)),
+        )
+        .route(
+            "/api/games/{id}/review",
+            get(|s, c, p, q| analysis::game_stream(s, c, p, q, analysis::Ask::Review)),
+        )
         .route("/api/analysis", get(analysis::sfen_analysis))
         .route("/api/positions", post(editor::check_position))
         .route("/api/tsume", post(editor::tsume))
@@ -937,14 +943,22 @@ async fn position_at(
             last = Some(p.move_to_usi(m));
             p.make_move(m);
         }
-        json!({
-            "ply": ply,
-            "sfen": p.to_sfen(),
-            "last_move": last,
-            "side_to_move": color_name(p.side_to_move()),
-            "position": board_json(&p),
-        })
+        replayed(&p, ply, last)
     })))
+}
+
+/// A replayed position (`GET …/position`): its ply, SFEN, last move, side to
+/// move, board and legal moves (for moves tried on it in analysis).
+fn replayed<B: BitBoard>(p: &Position<B>, ply: usize, last: Option<String>) -> Value {
+    let legal: Vec<String> = p.legal_moves().iter().map(|&m| p.move_to_usi(m)).collect();
+    json!({
+        "ply": ply,
+        "sfen": p.to_sfen(),
+        "last_move": last,
+        "side_to_move": color_name(p.side_to_move()),
+        "position": board_json(p),
+        "legal_moves": legal,
+    })
 }
 
 /// The position after the USI moves `line` (comma-separated) from the start of `game`.
@@ -963,13 +977,7 @@ fn line_position(game: &AnyGame, line: &str) -> Result<Value, ApiError> {
             last = Some(p.move_to_usi(m));
             p.make_move(m);
         }
-        Ok(json!({
-            "ply": moves.len(),
-            "sfen": p.to_sfen(),
-            "last_move": last,
-            "side_to_move": color_name(p.side_to_move()),
-            "position": board_json(&p),
-        }))
+        Ok(replayed(&p, moves.len(), last))
     })
 }
 

@@ -30,7 +30,10 @@ window.banmenAnalysis = analysis;
     <div id="evalbar" hidden title="evaluation, Black's side in dark"><div id="evalbar-black"></div><span id="evalbar-text"></span></div>
     <div id="analysis-info" class="muted" aria-live="polite"></div>
     <ol id="analysis-lines"></ol>
-    <div class="controls"><button id="review-start" title="search every position of the game: a graph of the evaluation, mistakes marked">Review the game</button></div>
+    <div class="controls"><button id="review-start" title="search every position of the game: a graph of the evaluation, mistakes marked">Review the game</button>
+      <span>Continue from here:</span>
+      <button id="continue-engine" title="a new game from the position on the board, you with the side to move">vs engine</button>
+      <button id="continue-human" title="a new game from the position on the board, both sides on this board">two players</button></div>
     <div id="review" hidden>
       <svg id="review-graph" xmlns="http://www.w3.org/2000/svg" aria-label="evaluation per move (Black up); click to go there"></svg>
       <div id="review-info" class="muted" aria-live="polite"></div>
@@ -103,6 +106,14 @@ function analysisFollow() {
   if (t) analysis.timer = setTimeout(startAnalysis, 120);
 }
 renderHooks.push(analysisFollow);
+// While analysing, moves played on a replayed position (step back first in
+// a live game) are tried there: a side line from the game's start, shown
+// and analysed as a variation's moves are (←/→ walk it), never sent.
+ui.trying = () => analysis.on && !!ui.view && !!ui.view.pos.legal_moves;
+ui.playTried = (text) => {
+  const line = ui.view.line ? ui.view.line.split(",") : ui.game.moves.slice(0, ui.view.ply);
+  gotoLine([...line, text]);
+};
 
 // A score from Black's side as text: +1.25, −0.40, #7 (mate in 7 plies), #-4.
 function scoreText(s) {
@@ -236,3 +247,16 @@ $("review-graph").addEventListener("click", (ev) => {
   const p = pt.matrixTransform(svg.getScreenCTM().inverse());
   goto(Math.round(((p.x - 4) / (REVIEW_W - 8)) * Math.max(1, review.plies)));
 });
+
+// ---------- continue from here ----------
+// A new game from the position on the board (live, replayed or a
+// variation's), the player taking the side to move (playFrom: editor.js).
+async function continueFrom(opponent, button) {
+  const g = ui.game; if (!g) return;
+  const pos = ui.view ? ui.view.pos : g;
+  showError(null, button);
+  const { ok, data } = await playFrom({ variant: g.variant, rules: g.rules, sfen: pos.sfen }, pos.side_to_move, opponent);
+  if (!ok) showError(data.error, button);
+}
+once($("continue-engine"), () => continueFrom("engine", "continue-engine"));
+once($("continue-human"), () => continueFrom("human", "continue-human"));

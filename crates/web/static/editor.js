@@ -4,6 +4,7 @@
 // is not one, nifu included); then play it (POST /api/games with its SFEN,
 // against the engine or a person), analyse it, or let the tsume solver
 // answer (POST /api/tsume), its line replayed on the editor's board.
+// playFrom() also serves the analysis panel's "Continue from here".
 // Loaded after the page's script, whose globals (ui, $, api, VARIANTS,
 // PANELS, showPanel, el, drawPiece, pieceLabel, sqName, once, setTokens) it uses.
 "use strict";
@@ -238,20 +239,24 @@ once($("editor-check"), async () => {
   if (!ok) { refusedSay(data); return; }
   editorSay(`A legal position: ${data.side_to_move} to move, ${data.legal_moves} legal moves.`, null, true);
 });
-// A new game from the editor's position; the page opens it.
+// A new game from a position ({variant, rules, sfen}) with `me` a person
+// here and the other side the engine (the New game form's time and level)
+// or a person here; the page opens it. The answer: {ok, data}.
+async function playFrom(position, me, opponent) {
+  const other = me === "black" ? "white" : "black";
+  const engine = { engine: { movetime_ms: Number(document.querySelector("input[name=movetime]").value) || 1000, level: Number($("level").value) || 8 } };
+  const answer = await editorPost("/api/games", { ...position, [me]: "human", [other]: opponent === "engine" ? engine : "human" });
+  if (answer.ok) {
+    setTokens(answer.data.id, answer.data.tokens);
+    showPanel(null);
+    location.hash = "#" + answer.data.id;
+  }
+  return answer;
+}
 async function editorGameFrom(opponent) {
-  const me = $("editor-me").value, other = me === "black" ? "white" : "black";
-  const body = editorBody();
-  body[me] = "human";
-  body[other] = opponent === "engine"
-    ? { engine: { movetime_ms: Number(document.querySelector("input[name=movetime]").value) || 1000, level: Number($("level").value) || 8 } }
-    : "human";
-  const { ok, data } = await editorPost("/api/games", body);
-  if (!ok) { editorSay(`Cannot start a game from here: ${data.error}`); return false; }
-  setTokens(data.id, data.tokens);
-  showPanel(null);
-  location.hash = "#" + data.id;
-  return true;
+  const { ok, data } = await playFrom(editorBody(), $("editor-me").value, opponent);
+  if (!ok) editorSay(`Cannot start a game from here: ${data.error}`);
+  return ok;
 }
 once($("editor-play-engine"), () => editorGameFrom("engine"));
 once($("editor-play-human"), () => editorGameFrom("human"));

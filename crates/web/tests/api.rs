@@ -1663,6 +1663,16 @@ fn sse_events(text: &str) -> Vec<Value> {
         .collect()
 }
 
+/// A shogi game between two people after these moves.
+fn shogi_after(server: &Server, moves: &[&str]) -> i64 {
+    let (id, b, w) = two_people(server);
+    for (i, m) in moves.iter().enumerate() {
+        let token = if i % 2 == 0 { &b } else { &w };
+        assert_eq!(server.play(id, token, m).0, 200, "{m}");
+    }
+    id
+}
+
 /// `GET` a server-sent stream to its end: the status and its events.
 fn stream(server: &Server, path: &str) -> (u16, Vec<Value>) {
     let (status, text) = raw(server.addr, "GET", path, None, None);
@@ -1673,10 +1683,7 @@ fn stream(server: &Server, path: &str) -> (u16, Vec<Value>) {
 fn analysis_streams_the_best_lines_of_a_replayed_position_and_leaves_the_game_alone() {
     let db = temp_db("analysis");
     let server = Server::start(&db);
-    let (id, v) = server.create(json!({ "variant": "shogi", "black": "human", "white": "human" }));
-    let (b, w) = tokens(&v);
-    assert_eq!(server.play(id, &b, "7g7f").0, 200);
-    assert_eq!(server.play(id, &w, "3c3d").0, 200);
+    let id = shogi_after(&server, &["7g7f", "3c3d"]);
     let before = server.get(&format!("/api/games/{id}"));
     let (status, events) = stream(
         &server,
@@ -1733,11 +1740,7 @@ fn analysis_streams_the_best_lines_of_a_replayed_position_and_leaves_the_game_al
 fn analysis_of_a_mate_says_the_game_is_over_and_bad_requests_get_4xx_with_a_reason() {
     let db = temp_db("analysis-errors");
     let server = Server::start(&db);
-    let (id, v) = server.create(json!({ "variant": "shogi", "black": "human", "white": "human" }));
-    let (b, w) = tokens(&v);
-    for (t, m) in [(&b, "7g7f"), (&w, "3c3d")] {
-        assert_eq!(server.play(id, t, m).0, 200);
-    }
+    let id = shogi_after(&server, &["7g7f", "3c3d"]);
     let cases = [
         (
             format!("/api/games/{id}/analysis?multipv=6"),
@@ -1916,12 +1919,8 @@ fn the_editor_checks_positions_plays_from_them_and_solves_tsume() {
 fn a_review_searches_every_position_in_turn_and_judges_the_moves() {
     let db = temp_db("review");
     let server = Server::start(&db);
-    let (id, v) = server.create(json!({ "variant": "shogi", "black": "human", "white": "human" }));
-    let (b, w) = tokens(&v);
     // Black puts its bishop where White's takes it (8h3c??, 2bx3c).
-    for (t, m) in [(&b, "7g7f"), (&w, "3c3d"), (&b, "8h3c"), (&w, "2b3c")] {
-        assert_eq!(server.play(id, t, m).0, 200, "{m}");
-    }
+    let id = shogi_after(&server, &["7g7f", "3c3d", "8h3c", "2b3c"]);
     let (status, events) = stream(&server, &format!("/api/games/{id}/review?movetime_ms=100"));
     assert_eq!(status, 200);
     let plies: Vec<&Value> = events.iter().filter(|e| e["type"] == "ply").collect();
@@ -1935,6 +1934,18 @@ fn a_review_searches_every_position_in_turn_and_judges_the_moves() {
     assert_eq!(plies[3]["judgement"], "blunder", "{:?}", plies);
     assert!(plies[4]["black_chances"].as_f64().unwrap() < -0.3);
     assert_eq!(events.last().unwrap()["type"], "done");
+    // Kept with the game: asked again, the same review at once, also after
+    // a restart; `fresh` searches again.
+    let stored: Vec<Value> = events.into_iter().skip(1).collect();
+    drop(server);
+    let server = Server::start(&db);
+    let (_, again) = stream(&server, &format!("/api/games/{id}/review"));
+    assert_eq!(again, stored);
+    let (_, fresh) = stream(
+        &server,
+        &format!("/api/games/{id}/review?fresh=1&nodes=500"),
+    );
+    assert_eq!(fresh[0]["type"], "queued");
     let (status, v) = server.call(
         "GET",
         &format!("/api/games/{id}/review?movetime_ms=6000"),
