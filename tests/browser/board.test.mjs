@@ -925,8 +925,10 @@ test("the board editor: nifu refused with the reason, play from here, analyse, t
   await page.click("#editor-analyse");
   await page.waitForFunction(() => ui.game && ui.game.black === "human" && ui.game.white === "human" && ui.game.moves.length === 0);
   await analysisLines(page, 1);
-  // Every game's start position loads in the editor and is a legal position.
+  // Every game's start position loads in the editor and is a legal position;
+  // a tsume pasted as SFEN is solved in mini and cannon shogi too.
   await page.click("#show-editor");
+  const tsume = { minishogi: ["2k2/5/2P2/5/5 b G 1", "G*3b"], cannonshogi: ["4k4/9/4P4/9/9/9/9/9/9 b G 1", "G*5b"] };
   for (const variant of ["minishogi", "cannonshogi", "daidaishogi"]) {
     await page.selectOption("#editor-variant", variant);
     const v = await page.evaluate((v) => VARIANTS.get(v), variant);
@@ -934,6 +936,16 @@ test("the board editor: nifu refused with the reason, play from here, analyse, t
     await page.waitForFunction((s) => document.querySelector("#editor-sfen").value === s, v.start_sfen);
     await page.click("#editor-check");
     await page.waitForFunction(() => /legal position/.test(document.querySelector("#editor-result").textContent));
+    if (!tsume[variant]) continue;
+    const [problem, answer] = tsume[variant];
+    await page.fill("#editor-sfen", problem);
+    await page.click("#editor-load");
+    await page.waitForFunction(() => document.querySelectorAll("#editor-board g[data-token]").length === 2);
+    await page.click("#editor-check");   // no attacking king: not a game's position
+    await page.waitForFunction(() => /black has no king/.test(document.querySelector("#editor-result").textContent));
+    await page.click("#editor-tsume");
+    await page.waitForFunction((a) => document.querySelector("#editor-result").dataset.line === a, answer);
+    assert.match(await page.textContent("#editor-result"), /Mate in 1 plies/);
   }
   assert.deepEqual(page.errors, []);
   await page.context().close();

@@ -210,8 +210,11 @@ async function editorPost(path, body) {
 const editorBody = (extra) => ({ variant: editor.variant, rules: editor.rules, sfen: editorSfen(), ...extra });
 function refusedSay(data) { editorSay("Not a position:", data.problems || [data.error]); }
 
+// (Read as a tsume problem may be: an attacker without a king, the defender
+// then holding every piece not shown.)
 async function editorLoad(sfen) {
-  const { ok, data } = await editorPost("/api/positions", { variant: editor.variant, rules: editor.rules, sfen });
+  clearInterval(editor.replay); editor.replay = null;   // a solver's line still being replayed
+  const { ok, data } = await editorPost("/api/positions", { variant: editor.variant, rules: editor.rules, sfen, tsume: true });
   if (!ok) { refusedSay(data); return false; }
   editorTake(data.position, data.side_to_move);
   renderEditor();
