@@ -839,6 +839,11 @@ test("analysis of a finished game: a bar and best lines that follow the replayed
       await page.waitForFunction((m) => ui.view && ui.view.line && ui.view.line.endsWith("," + m) && banmenAnalysis.key.includes("|line "), tried);
       assert.match(await page.textContent("#replayinfo"), /variation: move/);
       await analysisLines(page, 2);
+      // A click on a line tries its first move.
+      const line = await page.evaluate(() => ui.view.line);
+      const best = await page.getAttribute("#analysis-lines li", "data-first");
+      await page.click("#analysis-lines li");
+      await page.waitForFunction(([l, m]) => ui.view && ui.view.line === `${l},${m}`, [line, best]);
     }
     await page.screenshot({ path: join(ARTIFACTS, `analysis-${variant}.png`) });
     // Stop and resume.

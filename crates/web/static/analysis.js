@@ -154,6 +154,11 @@ function renderAnalysis() {
     li.append(score, ` d${l.depth} `, (l.pv[notation] || l.pv.usi).join(" "));
     li.dataset.multipv = l.multipv;
     li.dataset.first = l.pv.usi[0] || "";
+    // On a replayed position a click tries the line's first move there.
+    if (trying() && l.pv.usi[0]) {
+      li.title = "try this move here"; li.style.cursor = "pointer";
+      li.addEventListener("click", () => { if (trying()) ui.playTried(l.pv.usi[0]); });
+    }
     return li;
   }));
 }
