@@ -845,12 +845,12 @@ test("analysis of a finished game: a bar and best lines that follow the replayed
       await page.click("#analysis-lines li");
       await page.waitForFunction(([l, m]) => ui.view && ui.view.line === `${l},${m}`, [line, best]);
     }
-    await page.screenshot({ path: join(ARTIFACTS, `analysis-${variant}.png`) });
     // Stop and resume.
-    await page.waitForFunction(() => !banmenAnalysis.source);   // done (300 ms)
+    await page.waitForFunction(() => banmenAnalysis.done && !banmenAnalysis.source);   // done (300 ms)
     await page.click("#analysis-stop");   // Resume
     await page.waitForFunction(() => banmenAnalysis.source || banmenAnalysis.done);
     await page.waitForFunction(() => banmenAnalysis.done && banmenAnalysis.lines.length >= 2);
+    await page.screenshot({ path: join(ARTIFACTS, `analysis-${variant}.png`) });
     // The game itself is as it was.
     assert.equal(await page.evaluate(() => ui.game.version), version);
   }
