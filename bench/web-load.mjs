@@ -4,7 +4,8 @@
 //   node web-load.mjs URL SERVER_PID
 // Environment: REQUESTS (1000) creations in the burst, ADDRESSES (1) loopback
 // addresses they come from (127.0.0.2, 127.0.0.3, …: the server's limits are
-// per address), GETS (400) timed reads, MOVETIME (2000) the engine's ms a move.
+// per address), GETS (400) timed reads, MOVETIME (2000) the engine's ms a move,
+// PEOPLE (0; 1: games between two people, which only the rate limit bounds).
 import http from "node:http";
 import { readFileSync } from "node:fs";
 
@@ -14,6 +15,7 @@ const REQUESTS = Number(process.env.REQUESTS || 1000);
 const ADDRESSES = Number(process.env.ADDRESSES || 1);
 const GETS = Number(process.env.GETS || 400);
 const MOVETIME = Number(process.env.MOVETIME || 2000);
+const PEOPLE = process.env.PEOPLE === "1";
 
 function request(method, path, body, localAddress) {
   return new Promise((resolve, reject) => {
@@ -24,7 +26,7 @@ function request(method, path, body, localAddress) {
     }, (res) => {
       const chunks = [];
       res.on("data", (c) => chunks.push(c));
-      res.on("end", () => resolve({ status: res.statusCode, body: Buffer.concat(chunks).toString() }));
+      res.on("end", () => resolve({ status: res.statusCode, type: res.headers["content-type"], body: Buffer.concat(chunks).toString() }));
     });
     req.on("error", reject);
     if (data) req.write(data);
@@ -41,8 +43,8 @@ const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((
 
 console.log(`server before: ${JSON.stringify(memory())}`);
 // The burst: every request at once, the engine as Black so that it starts
-// thinking as soon as its game exists.
-const game = { variant: "shogi", black: { engine: { movetime_ms: MOVETIME } }, white: "human" };
+// thinking as soon as its game exists (or two people).
+const game = { variant: "shogi", black: PEOPLE ? "human" : { engine: { movetime_ms: MOVETIME } }, white: "human" };
 const t0 = performance.now();
 const answers = await Promise.all(Array.from({ length: REQUESTS }, (_, i) =>
   request("POST", "/api/games", game, `127.0.0.${2 + (i % ADDRESSES)}`)
@@ -51,8 +53,10 @@ const burst = performance.now() - t0;
 const statuses = {};
 for (const a of answers) statuses[a.status] = (statuses[a.status] || 0) + 1;
 const ids = answers.filter((a) => a.status === 201).map((a) => JSON.parse(a.body).id);
-const errors = new Set(answers.filter((a) => a.status !== 201 && a.body).map((a) => { try { return JSON.parse(a.body).error.replace(/\d+ s$/, "N s"); } catch { return a.body; } }));
-console.log(`burst: ${REQUESTS} POST /api/games from ${ADDRESSES} address(es) in ${(burst / 1000).toFixed(2)} s: ${JSON.stringify(statuses)}`);
+const errors = new Set(answers.filter((a) => a.status !== 201 && a.body).map((a) => {
+  try { return `${a.status} ${a.type}: ${JSON.parse(a.body).error.replace(/\d+ s$/, "N s")}`; } catch { return `${a.status} ${a.type}: ${a.body}`; }
+}));
+console.log(`burst: ${REQUESTS} POST /api/games (${PEOPLE ? "two people" : "engine games"}) from ${ADDRESSES} address(es) in ${(burst / 1000).toFixed(2)} s: ${JSON.stringify(statuses)}`);
 for (const e of errors) console.log(`  refusal: ${e}`);
 console.log(`engines: ${(await request("GET", "/api/engines")).body}`);
 console.log(`server after the burst: ${JSON.stringify(memory())}`);

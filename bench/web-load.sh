@@ -11,6 +11,8 @@
 #                 the limits are per address, so more addresses, more games)
 #   GETS          timed reads (default 400)
 #   MOVETIME      the engines' ms a move (default 2000)
+#   PEOPLE        1: games between two people instead (only the rate of new
+#                 games per address bounds them; default 0)
 #   SERVE_ARGS    more `banmen serve` options (e.g. "--engines 2")
 #   BANMEN        the binary (default target/release/banmen, built if missing)
 #   NODE          Node.js 20 or later (default node)

@@ -36,7 +36,7 @@ async function newPage(viewport = { width: 1366, height: 900 }) {
   return page;
 }
 
-async function newGame(page, { variant = "shogi", opponent = "engine", side = "black", rules = "", movetime = MOVETIME } = {}) {
+async function newGame(page, { variant = "shogi", opponent = "engine", side = "black", rules = "", movetime = MOVETIME, click = "click" } = {}) {
   // Once the variants are in, the page has opened its New game panel or not.
   await page.waitForFunction(() => document.querySelector("#variant").options.length > 0);
   if (await page.isHidden("#panel-new")) await page.click("#show-new");
@@ -47,7 +47,7 @@ async function newGame(page, { variant = "shogi", opponent = "engine", side = "b
   await page.selectOption("#opponent", opponent);
   await page.fill("input[name=movetime]", movetime);
   const old = await page.evaluate(() => (ui.game ? ui.game.id : null));
-  await page.click("#create");
+  await page[click]("#create");
   await page.waitForFunction(([v, old]) => ui.game && ui.game.variant === v && ui.game.id !== old, [variant, old]);
   return page.evaluate(() => ui.game.id);
 }
@@ -95,10 +95,15 @@ async function playAnyAndWait(page, pick = 0) {
 test("shogi against the engine: click and drag, last move, take back, reload", async () => {
   const page = await newPage();
   const id = await newGame(page);
+  const boardY = async () => (await page.locator("#board").boundingBox()).y;
+  const y0 = await boardY();
   await clickSq(page, "7g");
   assert.ok(await page.locator('#board [data-target="7f"]').count(), "7f highlighted");
   await clickSq(page, "7f");
+  const thinking = [await page.textContent("#status"), await boardY()];
   await waitMoves(page, 2);
+  assert.equal(thinking[1], y0, `the board stays put as the status line changes (${thinking[0]})`);
+  assert.equal(await boardY(), y0, "and after the reply");
   await dragSq(page, "2g", "2f");
   await waitMoves(page, 4);
   let g = await state(page);
@@ -122,19 +127,27 @@ test("shogi against the engine: click and drag, last move, take back, reload", a
   assert.equal(g.sfen, sfen);
   assert.equal(await moveCount(page), 2);
   await page.waitForSelector('#board [data-piece-sq="7f"]');
+  // A game that does not exist: said so, and the previous one leaves the screen.
+  await page.evaluate(() => { location.hash = "#999999"; });
+  await page.waitForFunction(() => document.querySelector("#error").textContent !== "");
+  assert.equal(await page.locator("#board .piece").count(), 0, "no board of the previous game");
+  assert.equal(await moveCount(page), 0);
+  assert.match(await page.textContent("#status"), /No game open/);
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
 
-test("the Level selector: a level-1 engine answers long before its movetime", async () => {
+test("the Level selector: a level-1 engine answers long before its movetime; a clock preset", async () => {
   const page = await newPage();
   await page.waitForFunction(() => document.querySelector("#variant").options.length > 0);
   if (await page.isHidden("#panel-new")) await page.click("#show-new");
   await page.selectOption("#level", "1");
+  await page.selectOption("#clock", { label: "3 min + 2 s Fischer" });   // a preset
   await newGame(page, { movetime: "60000" });
   let g = await state(page);
   assert.deepEqual(g.white, { engine: { movetime_ms: 60000, level: 1 } });
-  assert.match(await page.textContent("#status"), /engine level 1, 60000 ms/);
+  assert.deepEqual(g.time_control, { main_ms: 180000, byoyomi_ms: 0, increment_ms: 2000 });
+  assert.match(await page.textContent("#status"), /3 min \+ 2 s Fischer — .*engine level 1, 60000 ms/);
   const start = Date.now();
   await playAnyAndWait(page);
   assert.ok(Date.now() - start < 20000, `level 1 took ${Date.now() - start} ms`);
@@ -219,6 +232,7 @@ test("cannon shogi against the engine: a few moves", async () => {
   assert.equal(await page.textContent('#board [data-token="U"]'), "金砲");
   assert.equal(await page.textContent('#board [data-token="K"]'), "王");
   assert.equal(await page.textContent('#board [data-token="k"]'), "玉");
+  assert.ok(await page.evaluate(() => document.querySelector('#board [data-token="k"] text').getCTM().a < 0), "White's kanji face Black, as on a real board");
   await page.selectOption("#piece-style", "letters");
   assert.equal(await page.textContent('#board [data-token="U"]'), "GC", "cannons in Western letters");
   // The legend names a piece as the board does (GET /api/variants): SC, not A.
@@ -237,6 +251,13 @@ test("dai dai shogi against the engine: moves, legend, zoom", async () => {
   await newGame(page, { variant: "daidaishogi" });
   assert.equal(await page.locator("#board rect[data-sq]").count(), 289);
   assert.match(await page.textContent('#board [data-piece-sq="9p"]'), /^[A-Z]{1,3}$/, "letters by default on 17x17");
+  // Both sides' letters upright (read without turning the head), White's by colour.
+  const [white, black] = await page.evaluate(() => ["9a", "9q"].map((sq) => {
+    const t = document.querySelector(`#board [data-piece-sq="${sq}"] text`);
+    return { upright: t.getCTM().a > 0, fill: t.getAttribute("fill") };
+  }));
+  assert.ok(white.upright && black.upright, "upright letters");
+  assert.notEqual(white.fill, black.fill, "White's letters in their own colour");
   for (let i = 0; i < 2; i++) await playAnyAndWait(page, i * 5);
   // The legend of a lion (on 9p at the start) on hover.
   await page.hover('#board rect[data-sq="9p"]');
@@ -373,7 +394,8 @@ test("two players on one board: promotion choice, drop, keyboard, notation, resi
   }
   // The move list: numbered pairs in one column.
   {
-    const box = async (p) => page.locator(`#moves li[data-ply="${p}"]`).boundingBox();
+    // (read in one step: a late live event may redraw the list between two)
+    const box = (p) => page.locator(`#moves li[data-ply="${p}"]`).evaluate((e) => { const r = e.getBoundingClientRect(); return { x: r.x, y: r.y }; });
     const [a, b, c] = [await box(1), await box(2), await box(3)];
     assert.equal(Math.round(a.y), Math.round(b.y), "Black's and White's moves side by side");
     assert.ok(b.x > a.x && c.y > a.y && Math.abs(c.x - a.x) < 2, "the next pair below");
@@ -424,8 +446,12 @@ test("import a record, export it, find it in the list", async () => {
   await page.click("#show-import");
   const kif = "手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ２二角成(88)\n   4 同　銀(31)\n   5 投了\n";
   await page.fill("#import-text", kif);
-  await page.click("#import-go");
+  const count = () => page.evaluate(() => fetch("/api/games").then((r) => r.json()).then((l) => l.length));
+  const before = await count();
+  await page.dblclick("#import-go");
   await waitMoves(page, 4);
+  await page.waitForTimeout(500);
+  assert.equal(await count(), before + 1, "a double click imports once");
   const g = await state(page);
   assert.deepEqual(g.moves, ["7g7f", "3c3d", "8h2b+", "3a2b"]);
   assert.match(await page.textContent("#banner"), /wins by resignation/);
@@ -612,19 +638,23 @@ test("a spectator watches without action buttons; a seat link's token is checked
   for (const p of [a, watcher, bad, b]) await p.context().close();
 });
 
+/** The board and the buttons a game needs are in view without scrolling. */
+async function assertPlayable(page, variant) {
+  const { width, height } = page.viewportSize();
+  await page.evaluate(() => window.scrollTo(0, 0));
+  for (const sel of ["#board", "#undo", "#resign", "#flip", "#first", "#prev", "#next", "#last"]) {
+    const box = await page.locator(sel).boundingBox();
+    assert.ok(box, `${variant}: ${sel} is shown`);
+    assert.ok(box.y >= 0 && box.y + box.height <= height && box.x + box.width <= width,
+      `${variant} at ${width}x${height}: ${sel} in view without scrolling (${JSON.stringify(box)})`);
+  }
+}
+
 test("a 1366x768 laptop: Take back, Resign, Flip and the replay buttons in view, 9x9 and 17x17", async () => {
   const page = await newPage({ width: 1366, height: 768 });
   for (const variant of ["shogi", "daidaishogi"]) {
     await newGame(page, { variant });
-    await page.evaluate(() => window.scrollTo(0, 0));
-    for (const sel of ["#undo", "#resign", "#flip", "#first", "#prev", "#next", "#last"]) {
-      const box = await page.locator(sel).boundingBox();
-      assert.ok(box, `${variant}: ${sel} is shown`);
-      assert.ok(box.y >= 0 && box.y + box.height <= 768 && box.x + box.width <= 1366,
-        `${variant}: ${sel} in view without scrolling (${JSON.stringify(box)})`);
-    }
-    const board = await page.locator("#board").boundingBox();
-    assert.ok(board.y + board.height <= 768, `${variant}: the board in view (${JSON.stringify(board)})`);
+    await assertPlayable(page, variant);
     if (variant === "daidaishogi") {
       // The lion dog on 15p may pass: its Pass button is in view too.
       await clickSq(page, "15p");
@@ -637,17 +667,23 @@ test("a 1366x768 laptop: Take back, Resign, Flip and the replay buttons in view,
   await page.context().close();
 });
 
-test("phone layout: the board fits the screen", async () => {
+test("phone layout: the board fits the screen, the buttons in view, 9x9 and 17x17", async () => {
   const page = await newPage({ width: 390, height: 844 });
-  await newGame(page, { opponent: "human" });
+  const count = () => page.evaluate(() => fetch("/api/games").then((r) => r.json()).then((l) => l.length));
+  const before = await count();
+  await newGame(page, { opponent: "human", click: "dblclick" });
+  await page.waitForTimeout(500);
+  assert.equal(await count(), before + 1, "a double click on Start starts one game");
   const box = await page.locator("#board").boundingBox();
   assert.ok(box.width <= 390, `board ${box.width}px wide`);
   await clickSq(page, "7g"); await clickSq(page, "7f");
   await waitMoves(page, 1);
+  await assertPlayable(page, "shogi");
   await page.screenshot({ path: join(ARTIFACTS, "phone.png"), fullPage: true });
   // Dai dai shogi fits the phone's width; zoomed in, the board scrolls.
   await newGame(page, { variant: "daidaishogi", opponent: "human" });
   assert.ok((await page.locator("#board").boundingBox()).width <= 390);
+  await assertPlayable(page, "daidaishogi");
   await page.click("#zoom-in");
   await page.click("#zoom-in");
   assert.ok((await page.locator("#board").boundingBox()).width > 390, "zoomed in beyond the screen");
@@ -776,6 +812,39 @@ test("premoves: queued while the engine thinks, sent on the player's turn, dropp
   await page.context().close();
 });
 
+test("a premove that may promote asks when it is made, and the answer is played", async () => {
+  const a = await newPage();
+  await newGame(a, { opponent: "remote" });
+  const b = await newPage();
+  await b.goto(await a.inputValue("#invite-link"));
+  await b.waitForFunction(() => ui.game && ui.game.moves);
+  await clickSq(a, "7g"); await clickSq(a, "7f"); await waitMoves(b, 1);
+  // White thinks: Black's bishop to 3c (in the zone) asks; Cancel queues nothing…
+  await clickSq(a, "8h"); await clickSq(a, "3c");
+  await a.waitForSelector("#promote-no");
+  await a.click("#choice-cancel");
+  assert.equal(await a.evaluate(() => ui.premove), null);
+  // …and "Do not promote" is kept with the premove.
+  await clickSq(a, "8h"); await clickSq(a, "3c");
+  await a.click("#promote-no");
+  assert.deepEqual(await a.evaluate(() => ui.premove), { from: "8h", to: "3c", promote: false });
+  assert.match(await a.textContent("#premove-info"), /Premove 8h3c \(not promoting\)/);
+  await clickSq(b, "1c"); await clickSq(b, "1d");
+  await waitMoves(b, 3);
+  assert.equal((await state(a)).moves[2], "8h3c", "sent unpromoted");
+  // Check: White blocks with the gold; the premove 3c2b, promoting, goes then.
+  await clickSq(a, "3c"); await clickSq(a, "2b");
+  await a.click("#promote-yes");
+  assert.match(await a.textContent("#premove-info"), /Premove 3c2b\+/);
+  await clickSq(b, "4a"); await clickSq(b, "4b");
+  await waitMoves(b, 5);
+  assert.deepEqual((await state(a)).moves.slice(2), ["8h3c", "4a4b", "3c2b+"]);
+  assert.ok(await a.isHidden("#chooser"), "no question when the turn comes");
+  assert.deepEqual([...a.errors, ...b.errors], []);
+  await a.context().close();
+  await b.context().close();
+});
+
 /** A finished game of `variant` made through the API (both seats human, up to `n` moves drawn by a fixed rule, then Black resigns if it is not over); the page opens it. */
 async function finishedGame(page, variant, n) {
   await page.waitForFunction(() => VARIANTS.size > 0);
@@ -839,7 +908,8 @@ test("analysis of a finished game: a bar and best lines that follow the replayed
       await page.waitForFunction((m) => ui.view && ui.view.line && ui.view.line.endsWith("," + m) && banmenAnalysis.key.includes("|line "), tried);
       assert.match(await page.textContent("#replayinfo"), /variation: move/);
       await analysisLines(page, 2);
-      // A click on a line tries its first move.
+      // A click on a line tries its first move (once the search is done: the lines stay put).
+      await page.waitForFunction(() => banmenAnalysis.done && !banmenAnalysis.source);
       const line = await page.evaluate(() => ui.view.line);
       const best = await page.getAttribute("#analysis-lines li", "data-first");
       await page.click("#analysis-lines li");
@@ -985,6 +1055,37 @@ test("game review: a graph of the evaluation of a 60-move game, mistakes marked,
   await page.waitForFunction((old) => ui.game && ui.game.id !== old, old);
   assert.equal(await page.evaluate(() => ui.game.start_sfen), sfen);
   assert.equal(await page.evaluate(() => ui.game.black === "human" && ui.game.white === "human"), true);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+// Last: it uses up this address's allowance of engine games (other tests need some).
+test("too many engine games from one address: a 429 with its reason, shown next to Start", async () => {
+  const page = await newPage();
+  await page.waitForFunction(() => document.querySelector("#variant").options.length > 0);
+  // Through the API until the server refuses (the earlier tests' games count too).
+  const r = await page.evaluate(async () => {
+    const made = [];
+    for (let i = 0; i < 40; i++) {
+      const res = await fetch("/api/games", { method: "POST", headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ variant: "shogi", black: "human", white: { engine: { movetime_ms: 100 } } }) });
+      const v = await res.json();
+      if (res.status === 429) return { made, status: 429, error: v.error, type: res.headers.get("content-type") };
+      made.push(v);
+    }
+    return { made, status: null };
+  });
+  assert.equal(r.status, 429, `no 429 after ${r.made.length} games`);
+  assert.match(r.type, /application\/json/);
+  assert.match(r.error, /too many .* from this address/);
+  if (await page.isHidden("#panel-new")) await page.click("#show-new");
+  await page.selectOption("#opponent", "engine");
+  await page.click("#create");
+  await page.waitForFunction(() => /too many .* from this address/.test(document.querySelector("#create + .near-error")?.textContent || ""));
+  assert.equal(await page.evaluate(() => ui.game), null, "no game opened");
+  // Resign them: the address's engine games as they were.
+  await page.evaluate((made) => Promise.all(made.map((g) => fetch(`/api/games/${g.id}/resign`,
+    { method: "POST", headers: { "Content-Type": "application/json", Authorization: `Bearer ${g.tokens.black}` }, body: "{}" }))), r.made);
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });

@@ -2,7 +2,9 @@
 // for shogi, cannon shogi and dai dai shogi, a person (Black, moves drawn by
 // a seeded PRNG among the board moves) plays a level-2 engine for a few moves
 // through the API; then the page opens the game from Black's seat link at
-// 1366x768 and at a 390x844 phone viewport and saves docs/web-<variant>-<width>.png.
+// 1366x768 and at a 390x844 phone viewport and saves docs/web-<variant>-<width>.png;
+// and the README's top picture, docs/screenshot.png: the dai dai game at
+// 1366x768 with Black's lion selected (its squares and its legend shown).
 // Run: tests/browser/screenshots.sh (BANMEN_URL names the server).
 
 import { join, dirname } from "node:path";
@@ -71,6 +73,23 @@ try {
       const path = join(DOCS, `web-${variant}-${viewport.width}.png`);
       await page.screenshot({ path });
       console.log(path);
+      if (variant === "daidaishogi" && viewport.width === 1366) {
+        const lion = await page.evaluate(() => {
+          const code = VARIANTS.get("daidaishogi").pieces.find((p) => p.name === "lion").code;
+          const { board, files } = ui.game.position;
+          for (let r = 0; r < board.length; r++) {
+            const i = board[r].indexOf(code);
+            if (i >= 0) return `${files - i}${String.fromCharCode(97 + r)}`;
+          }
+          return null;
+        });
+        if (!lion) throw new Error("no Black lion on the board");
+        await page.click(`#board rect[data-sq="${lion}"]`);
+        await page.waitForFunction(() => document.querySelector("#legend").dataset.piece);
+        const top = join(DOCS, "screenshot.png");
+        await page.screenshot({ path: top });
+        console.log(top);
+      }
       await context.close();
     }
   }

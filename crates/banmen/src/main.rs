@@ -3,6 +3,7 @@
 mod bench;
 mod board_text;
 mod convert;
+mod lines;
 mod matchrun;
 mod mate;
 mod perft;

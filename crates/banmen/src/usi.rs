@@ -7,6 +7,7 @@
 //! that every `go` gets exactly one answer: what cannot be read is left out,
 //! and without a valid position the answer is `bestmove resign`.
 
+use crate::lines::read_lines;
 use banmen_engine::mate::{solve_mate, MateOptions, MateProgress, MateTable};
 use banmen_engine::{
     search, BestMove, Bound, Control, Evaluator, HistoryEntry, Info, Limits, MateResult, Score,
@@ -16,9 +17,8 @@ use banmen_rules::{
     rules_for, AnyRules, Bb128, Bb320, BitBoard, EnteringKingRule, Move, Position, PositionCommand,
     Rules, SfenMode, VariantName,
 };
-use std::io::{BufRead, Write};
+use std::io::Write;
 use std::sync::atomic::Ordering;
-use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -119,25 +119,8 @@ struct Engine {
 pub fn run() -> Result<(), String> {
     // Each line with the moment it arrived: a `go` starts the clock then,
     // however long the line waited behind others.
-    let (tx, rx) = mpsc::channel::<(String, Instant)>();
-    std::thread::spawn(move || {
-        let stdin = std::io::stdin();
-        let mut lock = stdin.lock();
-        let mut buf = Vec::new();
-        loop {
-            buf.clear();
-            match lock.read_until(b'\n', &mut buf) {
-                Ok(0) | Err(_) => break,
-                Ok(_) => {
-                    // Not UTF-8 is still a line: it gets an error reply, not a crash.
-                    let line = String::from_utf8_lossy(&buf).into_owned();
-                    if tx.send((line, Instant::now())).is_err() {
-                        break;
-                    }
-                }
-            }
-        }
-    });
+    // Not UTF-8 is still a line: it gets an error reply, not a crash.
+    let rx = read_lines(|| std::io::stdin().lock(), |line| (line, Instant::now()));
     let mut engine = Engine {
         settings: Settings {
             variant: VariantName::default(),

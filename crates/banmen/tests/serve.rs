@@ -1,4 +1,5 @@
-//! `banmen serve` as a process: a game survives `kill -9` of the server.
+//! `banmen serve` as a process: a game survives `kill -9` of the server, and
+//! the engine searches it had queued start again, through its bounded pool.
 
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
@@ -37,12 +38,23 @@ fn request(
     ))
 }
 
-/// Starts the server and waits until it answers.
-fn serve(db: &Path) -> (Child, u16) {
+/// A running server, killed as by `kill -9` when dropped (also when a test fails).
+struct Served(Child);
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Starts the server (with more options, `args`) and waits until it answers.
+fn serve(db: &Path, args: &[&str]) -> (Served, u16) {
     let port = free_port();
     let child = Command::new(env!("CARGO_BIN_EXE_banmen"))
         .args(["serve", "--port", &port.to_string(), "--db"])
         .arg(db)
+        .args(args)
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
@@ -55,7 +67,7 @@ fn serve(db: &Path) -> (Child, u16) {
         );
         std::thread::sleep(Duration::from_millis(50));
     }
-    (child, port)
+    (Served(child), port)
 }
 
 /// The value of `"key":"` in a JSON text (enough for tokens and the SFEN).
@@ -84,14 +96,20 @@ fn number(json: &str, key: &str) -> u64 {
         .unwrap_or_else(|_| panic!("{key} is not a number in {json}"))
 }
 
-#[test]
-fn a_game_survives_kill_9() {
-    let dir = std::env::temp_dir().join(format!("banmen-serve-test-{}", std::process::id()));
+/// A fresh directory for one test's database.
+fn temp_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("banmen-serve-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+#[test]
+fn a_game_survives_kill_9() {
+    let dir = temp_dir("test");
     let db = dir.join("games.sqlite");
 
-    let (mut child, port) = serve(&db);
+    let (child, port) = serve(&db, &[]);
     let (status, created) = request(
         port,
         "POST",
@@ -116,18 +134,62 @@ fn a_game_survives_kill_9() {
     let sfen = field(&after, "sfen");
     let black_left = number(&after, "black_left_ms");
     assert!(black_left <= 600_000, "{after}");
-    child.kill().expect("kill -9");
-    child.wait().expect("wait");
+    drop(child); // kill -9
 
-    let (mut child, port) = serve(&db);
+    let (child, port) = serve(&db, &[]);
     let (status, state) = request(port, "GET", "/api/games/1", None, "").expect("get");
-    child.kill().expect("kill");
-    child.wait().expect("wait");
+    drop(child); // kill -9
     assert_eq!(status, 200, "{state}");
     assert_eq!(field(&state, "sfen"), sfen);
     assert!(state.contains("\"moves\":[\"7g7f\"]"), "{state}");
     // The clocks too: Black's main time as the move left it.
     assert_eq!(number(&state, "black_left_ms"), black_left, "{state}");
     assert_eq!(number(&state, "byoyomi_ms"), 30000, "{state}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn searches_queued_at_kill_9_run_again_through_the_pool() {
+    let dir = temp_dir("pool");
+    let db = dir.join("games.sqlite");
+    let engines = ["--engines", "1"];
+    // Three games with the engine as Black: their searches queue at once.
+    let (child, port) = serve(&db, &engines);
+    for _ in 0..3 {
+        let (status, v) = request(
+            port,
+            "POST",
+            "/api/games",
+            None,
+            r#"{"variant":"shogi","black":{"engine":{"movetime_ms":400}},"white":"human"}"#,
+        )
+        .expect("create");
+        assert_eq!(status, 201, "{v}");
+    }
+    drop(child); // kill -9
+                 // After the restart every game gets its engine move, one search at a time.
+    let (child, port) = serve(&db, &engines);
+    let get = |path: &str| request(port, "GET", path, None, "").expect(path).1;
+    let start = Instant::now();
+    let mut most_queued = 0;
+    loop {
+        let pool = get("/api/engines");
+        assert_eq!(number(&pool, "limit"), 1, "{pool}");
+        assert!(number(&pool, "running") <= 1, "{pool}");
+        most_queued = most_queued.max(number(&pool, "queued"));
+        let waiting = (1..=3)
+            .filter(|id| get(&format!("/api/games/{id}")).contains("\"moves\":[]"))
+            .count();
+        if waiting == 0 {
+            break;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "{waiting} searches not resumed: {pool}"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    drop(child); // kill -9
+    assert!(most_queued >= 1, "the resumed searches did not queue");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -21,16 +21,6 @@
 //! - `handx k`: pieces of kind `k` in hand (up to 2) times the empty squares
 //!   around the enemy king (drop threats);
 //! - `tempo`: having the move;
-//! - on 9x9 boards, from the squares each piece attacks (`Rules::attacks`):
-//!   `mob k n`, a piece of kind `k` reaching `n` squares not held by its own
-//!   side (capped at 15); `katt n`, `n` attacks by one side's pieces (the
-//!   king's not counted) on the squares around the enemy king (capped at
-//!   15); `kweak n`, `n` squares around a king that the enemy attacks and no
-//!   piece of the king's side but the king defends; `hangm k` / `hango k`, a
-//!   piece of kind `k` of the side to move / the other side attacked by the
-//!   enemy and defended by nothing. Their parameters start at 0, and the
-//!   search computes them only when some are not 0 (a game whose tuned
-//!   parameters do not name them does not pay for them);
 //! - `danger` (boards larger than 9x9 only): each king's danger from enemy
 //!   pieces within two steps, growing with their square, less own pieces
 //!   there (the count; its parameter starts at 1).
@@ -59,9 +49,6 @@ const DISTANCES: usize = 17;
 
 /// Offsets near a king: rank offset by mirrored file offset.
 const NEAR: usize = ((2 * KING_REACH + 1) * (KING_REACH + 1)) as usize;
-
-/// Counts of squares (mobility, attacks near a king) told apart; more count as the last.
-const COUNTS: usize = 16;
 
 /// Values of standard shogi's pieces (P L N S G B R and promoted forms), and
 /// of cannon shogi's cannons: mobility counts only the squares a piece may
@@ -124,11 +111,6 @@ struct Layout {
     handx: usize,
     tempo: usize,
     danger: usize,
-    mob: usize,
-    katt: usize,
-    kweak: usize,
-    hangm: usize,
-    hango: usize,
     len: usize,
 }
 
@@ -152,11 +134,6 @@ impl Layout {
         let hand = dist + kinds * DISTANCES;
         let handx = hand + n_base * HAND_CAP;
         let tempo = handx + n_base;
-        let mob = tempo + 2;
-        let katt = mob + kinds * COUNTS;
-        let kweak = katt + COUNTS;
-        let hangm = kweak + 9;
-        let hango = hangm + kinds;
         Layout {
             kinds,
             n_base,
@@ -172,12 +149,7 @@ impl Layout {
             handx,
             tempo,
             danger: tempo + 1,
-            mob,
-            katt,
-            kweak,
-            hangm,
-            hango,
-            len: hango + kinds,
+            len: tempo + 2,
         }
     }
 }
@@ -242,9 +214,6 @@ pub struct Evaluator<B: BitBoard> {
     near: Vec<u8>,
     /// `[king * squares + sq]`: king steps between the squares, capped.
     distance: Vec<u8>,
-    /// Whether any attack-based parameter (`mob`, `katt`, `kweak`, `hang*`)
-    /// is not 0: only then does [`Self::evaluate`] compute the attacks.
-    control: bool,
 }
 
 impl<B: BitBoard> Evaluator<B> {
@@ -423,7 +392,6 @@ impl<B: BitBoard> Evaluator<B> {
             board: Vec::new(),
             near,
             distance,
-            control: false,
         };
         e.refresh();
         e
@@ -432,7 +400,6 @@ impl<B: BitBoard> Evaluator<B> {
     /// Rebuilds the tables derived from the parameters.
     fn refresh(&mut self) {
         let l = self.layout;
-        self.control = l.joint && self.weights[l.mob..l.len].iter().any(|&w| w != 0);
         let squares = self.rules.geometry.squares();
         let ranks = self.rules.geometry.ranks as usize;
         self.board = vec![0; 2 * l.kinds * squares];
@@ -533,9 +500,6 @@ impl<B: BitBoard> Evaluator<B> {
         };
         self.hand_features(pos, &kings, &mut sum);
         self.danger_feature(pos, &kings, &mut sum);
-        if self.control {
-            self.control_features(pos, &kings, &mut sum);
-        }
         match pos.side_to_move() {
             Color::Black => sum.total,
             Color::White => -sum.total,
@@ -592,19 +556,6 @@ impl<B: BitBoard> Evaluator<B> {
         }
         names[l.tempo] = "tempo".to_string();
         names[l.danger] = "danger".to_string();
-        for k in 0..l.kinds {
-            for n in 0..COUNTS {
-                names[l.mob + k * COUNTS + n] = format!("mob {} {n}", code(k));
-            }
-            names[l.hangm + k] = format!("hangm {}", code(k));
-            names[l.hango + k] = format!("hango {}", code(k));
-        }
-        for n in 0..COUNTS {
-            names[l.katt + n] = format!("katt {n}");
-        }
-        for n in 0..9 {
-            names[l.kweak + n] = format!("kweak {n}");
-        }
         names
     }
 
@@ -684,64 +635,6 @@ impl<B: BitBoard> Evaluator<B> {
         }
         self.hand_features(pos, &kings, sink);
         self.danger_feature(pos, &kings, sink);
-        if l.joint {
-            self.control_features(pos, &kings, sink);
-        }
-    }
-
-    /// The attack-based features of 9x9 boards (see the module's list).
-    #[inline(always)]
-    fn control_features<S: Sink>(
-        &self,
-        pos: &Position<B>,
-        kings: &[Option<Square>; 2],
-        sink: &mut S,
-    ) {
-        let l = &self.layout;
-        let occ = pos.occupied();
-        // Per side: squares attacked by its pieces but the king, and by its king.
-        let mut attacked = [B::EMPTY; 2];
-        let mut king_attacks = [B::EMPTY; 2];
-        for c in Color::ALL {
-            let sign = if c == Color::Black { 1 } else { -1 };
-            let own = pos.color_bb(c);
-            let enemy_zone = kings[(!c).index()].map_or(B::EMPTY, |k| self.neighbours[k.index()]);
-            let mut units = 0;
-            let mut bb = own;
-            while let Some(sq) = bb.pop() {
-                let kind = pos.piece_at(sq).expect("occupied").kind;
-                let att = self.rules.attacks(c, kind, sq, occ);
-                if self.rules.kinds[kind.index()].royal {
-                    king_attacks[c.index()] = att;
-                    continue;
-                }
-                attacked[c.index()] |= att;
-                units += (att & enemy_zone).count() as usize;
-                let mobility = ((att & !own).count() as usize).min(COUNTS - 1);
-                sink.add(l.mob + kind.index() * COUNTS + mobility, sign);
-            }
-            sink.add(l.katt + units.min(COUNTS - 1), sign);
-        }
-        let mover = pos.side_to_move();
-        for c in Color::ALL {
-            let sign = if c == Color::Black { 1 } else { -1 };
-            let (us, them) = (c.index(), (!c).index());
-            if let Some(k) = kings[us] {
-                let weak = self.neighbours[k.index()] & attacked[them] & !attacked[us];
-                sink.add(l.kweak + weak.count() as usize, sign);
-            }
-            let defended = attacked[us] | king_attacks[us];
-            let enemy = attacked[them] | king_attacks[them];
-            let mut hanging = pos.color_bb(c) & enemy & !defended;
-            if let Some(k) = kings[us] {
-                hanging &= !B::from_square(k);
-            }
-            let base = if c == mover { l.hangm } else { l.hango };
-            while let Some(sq) = hanging.pop() {
-                let kind = pos.piece_at(sq).expect("occupied").kind;
-                sink.add(base + kind.index(), sign);
-            }
-        }
     }
 
     /// On boards larger than 9x9, where the near-king features are too thin
@@ -922,35 +815,5 @@ mod tests {
         let rook_up =
             Position::from_sfen(rules, "4k4/9/9/9/9/9/9/9/4K4 b R 1", SfenMode::Strict).unwrap();
         assert!(e.evaluate(&rook_up) > e.evaluate(&even) + 500);
-    }
-
-    #[test]
-    fn attack_features_see_hanging_pieces_mobility_and_the_kings() {
-        let rules = rules_9x9(VariantName::Shogi).unwrap();
-        let e = Evaluator::new(rules);
-        let names = e.names();
-        let named = |sfen: &str| -> Vec<(String, i32)> {
-            let pos = Position::from_sfen(rules, sfen, SfenMode::Strict).unwrap();
-            e.features(&pos)
-                .into_iter()
-                .map(|(i, c)| (names[i as usize].clone(), c))
-                .collect()
-        };
-        // White's pawn on 5d attacks Black's undefended rook on 5e; Black to
-        // move: the rook hangs for the side to move.
-        let f = named("4k4/9/9/4p4/4R4/9/9/9/K8 b - 1");
-        assert!(f.contains(&("hangm R".to_string(), 1)), "{f:?}");
-        // The rook sees 5d (a capture) and 5f-5i, 4e-1e, 6e-9e: 13 squares.
-        assert!(f.contains(&("mob R 13".to_string(), 1)), "{f:?}");
-        // White to move: the same rook hangs for the other side.
-        let f = named("4k4/9/9/4p4/4R4/9/9/9/K8 w - 1");
-        assert!(f.contains(&("hango R".to_string(), 1)), "{f:?}");
-        // A gold on 5b under White's king on 5a, backed by a silver on 5c:
-        // of the squares around the king (4a 6a 4b 5b 6b) the gold attacks
-        // 4a 6a 4b 6b and the silver 4b 5b 6b, 7 attacks; no White piece
-        // but the king defends them, so all 5 are weak.
-        let f = named("4k4/4G4/4S4/9/9/9/9/9/K8 w - 1");
-        assert!(f.contains(&("katt 7".to_string(), 1)), "{f:?}");
-        assert!(f.contains(&("kweak 5".to_string(), -1)), "{f:?}");
     }
 }

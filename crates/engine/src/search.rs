@@ -178,6 +178,8 @@ struct Searcher<'a, B: BitBoard> {
     /// `[side][(origin or S + dropped kind) * S + to]`: quiet moves that cut off.
     history: Vec<i32>,
     squares: usize,
+    /// Origins in the butterfly history: squares, then kinds dropped.
+    history_slots: usize,
     lists: Vec<MoveList>,
     scores: Vec<Vec<i32>>,
     /// Scratch space for sorting the late moves of a node.
@@ -320,6 +322,7 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
             killers: vec![[None; 2]; MAX_PLY + 2],
             history,
             squares,
+            history_slots: slots,
             lists: vec![MoveList::new(); MAX_PLY + 2],
             scores: vec![Vec::new(); MAX_PLY + 2],
             sort_buf: Vec::new(),
@@ -830,6 +833,11 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
                 }
             }
         }
+        // A drop that mates at once ends the node (the move-count and
+        // futility pruning below might otherwise skip the drop).
+        if !pv_node && !in_check && excluded.is_none() && self.drop_mate() {
+            return MATE - ply as i32 - 1;
+        }
         let slot = self.correction_slot();
         let static_eval = if in_check {
             -INFINITE
@@ -1184,21 +1192,27 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
         if ply >= MAX_PLY {
             return self.eval.evaluate(&self.pos);
         }
-        if let Some(s) = self
-            .tt
-            .probe(self.pos.hash())
-            .and_then(|e| tt_cutoff(&e, ply, alpha, beta))
-        {
+        let hash = self.pos.hash();
+        let entry = self.tt.probe(hash);
+        if let Some(s) = entry.and_then(|e| tt_cutoff(&e, ply, alpha, beta)) {
             return s;
         }
+        let tt_move = entry.and_then(|e| e.best);
         if !in_check && self.drop_mate() {
             return MATE - ply as i32 - 1;
         }
+        // The 9x9 games keep what the quiescence search finds in the table
+        // (at depth 0: a main-search node never takes it as its result).
+        let keep = self.use_see;
         let stand_pat = if in_check {
             -INFINITE
         } else {
             let s = self.corrected_eval(self.correction_slot());
             if s >= beta {
+                if keep {
+                    self.tt
+                        .store(hash, None, score_to_tt(s, ply), 0, Bound::Lower);
+                }
                 return s;
             }
             alpha = alpha.max(s);
@@ -1229,8 +1243,9 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
             moves.retain(|&m| self.is_capture(m));
         }
         let mut scores = std::mem::take(&mut self.scores[ply]);
-        self.score_moves(&moves, &mut scores, None, ply);
+        self.score_moves(&moves, &mut scores, tt_move, ply);
         let mut best = stand_pat;
+        let mut best_move = None;
         for i in 0..moves.len() {
             let m = pick(&mut moves, &mut scores, i);
             if !in_check {
@@ -1276,6 +1291,7 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
                 best = score;
                 if score > alpha {
                     alpha = score;
+                    best_move = Some(m);
                     if score >= beta {
                         break;
                     }
@@ -1286,6 +1302,15 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
         self.scores[ply] = scores;
         if self.stopped {
             return 0;
+        }
+        if keep {
+            let bound = if best >= beta {
+                Bound::Lower
+            } else {
+                Bound::Upper
+            };
+            self.tt
+                .store(hash, best_move, score_to_tt(best, ply), 0, bound);
         }
         best
     }
@@ -1328,13 +1353,19 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
             // Cannon shogi and minishogi: exact (in cannon shogi a move along
             // any line through the king may open or make a screen): our
             // pieces (but the mover) that attack the king once the move is
-            // made, or the mover itself.
+            // made, or the mover itself. Attacks other than the mover's run
+            // along lines through the king, so a move that neither leaves nor
+            // reaches such a line changes none of them.
+            let aligned = |sq: banmen_rules::Square| !rules.line(sq, king).is_empty();
             let mut occ = self.pos.occupied();
             if let Some(from) = m.from() {
                 occ ^= B::from_square(from);
             }
             occ |= B::from_square(to);
-            if !(self.pos.attackers_to(king, us, occ) & self.pos.color_bb(us)).is_empty() {
+            let on_a_line = aligned(to) || m.from().is_some_and(aligned);
+            if on_a_line
+                && !(self.pos.attackers_to(king, us, occ) & self.pos.color_bb(us)).is_empty()
+            {
                 return true;
             }
             return rules.attacks(us, kind, to, occ).has(king);
@@ -1472,8 +1503,7 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
             (None, Some(k)) => self.squares + k.index(),
             (None, None) => 0,
         };
-        let slots = self.history.len() / (2 * self.squares);
-        (side * slots + origin) * self.squares + m.to().index()
+        (side * self.history_slots + origin) * self.squares + m.to().index()
     }
 
     /// Orders: table move, captures by MVV/LVA, promotions, killers, history.
@@ -1490,6 +1520,12 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
             Some(&k) if k != NO_KEY => self.counter[k],
             _ => None,
         };
+        // The continuation-history rows of the last two moves (as `cont_score`).
+        let row = |back: usize| match self.keys.get(back) {
+            Some(&prev) if prev != NO_KEY => Some(prev * self.piece_to),
+            _ => None,
+        };
+        let rows = [row(ply), row(ply.wrapping_sub(1))];
         for &m in moves.iter() {
             let s = if Some(m) == tt_move {
                 1 << 30
@@ -1516,7 +1552,16 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
                 } else if Some(m) == counter {
                     (1 << 27) - 3
                 } else if self.piece_to > 0 {
-                    self.history[self.history_index(m)] + self.cont_score(ply, self.key_of(m))
+                    let key = self.key_of(m);
+                    let cont = if key == NO_KEY {
+                        0
+                    } else {
+                        rows.iter()
+                            .flatten()
+                            .map(|&r| i32::from(self.cont[r + key]))
+                            .sum()
+                    };
+                    self.history[self.history_index(m)] + cont
                 } else {
                     self.history[self.history_index(m)]
                 }
@@ -1661,6 +1706,49 @@ mod tests {
         };
         let mut searcher = Searcher::new(&pos, Vec::new(), &eval, &tt, &limits, &shared, 0);
         f(&mut searcher)
+    }
+
+    /// Plays `moves` in the searcher as the search does (a stack entry per
+    /// move) and asks whether the last position repeats.
+    fn repetition_after(variant: VariantName, moves: &[&str]) -> Option<i32> {
+        let start = rules_9x9(variant).unwrap().variant.start_sfen;
+        with_searcher(variant, start, |s| {
+            s.stack.push(HistoryEntry {
+                hash: s.pos.hash(),
+                check: false,
+            });
+            for text in moves {
+                let m = s.pos.parse_move(text).unwrap();
+                s.pos.make_move(m);
+                s.stack.push(HistoryEntry {
+                    hash: s.pos.hash(),
+                    check: false,
+                });
+            }
+            s.repetition()
+        })
+    }
+
+    #[test]
+    fn a_repetition_is_a_draw_in_shogi_and_a_loss_for_black_in_minishogi() {
+        // Black's rook and White's king out and back: the start position
+        // again, Black to move.
+        let shuffle = ["1e1d", "1a2b", "1d1e", "2b1a"];
+        assert_eq!(
+            repetition_after(VariantName::MiniShogi, &shuffle),
+            Some(-PERPETUAL_CHECK),
+            "Black to move loses"
+        );
+        // One ply more: White to move in a repeated position wins.
+        let more = ["1e1d", "1a2b", "1d1e", "2b1a", "1e1d"];
+        assert_eq!(
+            repetition_after(VariantName::MiniShogi, &more),
+            Some(PERPETUAL_CHECK),
+            "White to move wins"
+        );
+        let shuffle = ["2h3h", "8b7b", "3h2h", "7b8b"];
+        assert_eq!(repetition_after(VariantName::Shogi, &shuffle), Some(0));
+        assert_eq!(repetition_after(VariantName::Shogi, &shuffle[..3]), None);
     }
 
     #[test]

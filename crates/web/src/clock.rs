@@ -94,50 +94,57 @@ impl TimeControl {
 mod tests {
     use super::*;
 
+    /// A time control: main time, byoyomi, increment (ms).
+    fn tc(main_ms: u64, byoyomi_ms: u64, increment_ms: u64) -> TimeControl {
+        TimeControl {
+            main_ms,
+            byoyomi_ms,
+            increment_ms,
+        }
+    }
+
+    /// The flag of a move begun with `left` ms of main time falls just after
+    /// `limit` ms, not at it.
+    fn falls_after(tc: &TimeControl, left: u64, limit: u64) {
+        assert!(!tc.flag_fell(left, limit));
+        assert!(tc.flag_fell(left, limit + 1));
+    }
+
     #[test]
     fn byoyomi_does_not_carry_over() {
-        let tc = TimeControl {
-            main_ms: 1000,
-            byoyomi_ms: 500,
-            increment_ms: 0,
-        };
+        let tc = tc(1000, 500, 0);
         // Black uses 1200 (main time and 200 of byoyomi), White 300.
         assert_eq!(tc.left_after(&[1200, 300], Color::Black), [0, 700]);
-        assert!(!tc.flag_fell(0, 500));
-        assert!(tc.flag_fell(0, 501));
+        falls_after(&tc, 0, 500);
     }
 
     #[test]
     fn fischer_adds_the_increment_after_each_move() {
-        let tc = TimeControl {
-            main_ms: 180_000,
-            byoyomi_ms: 0,
-            increment_ms: 2_000,
-        };
+        let tc = tc(180_000, 0, 2_000);
         assert_eq!(
             tc.left_after(&[5_000, 1_000, 3_000], Color::Black),
             [176_000, 181_000]
         );
-        assert!(tc.flag_fell(100, 101));
+        falls_after(&tc, 100, 100);
+    }
+
+    #[test]
+    fn sudden_death_falls_when_the_main_time_is_spent() {
+        let tc = tc(5_000, 0, 0);
+        assert_eq!(tc.left_after(&[3_000, 1_000], Color::Black), [2_000, 4_000]);
+        falls_after(&tc, 2_000, 2_000);
+        assert!(tc.check().is_ok());
     }
 
     #[test]
     fn no_time_at_all_is_refused() {
-        let tc = TimeControl {
-            main_ms: 0,
-            byoyomi_ms: 0,
-            increment_ms: 0,
-        };
+        let tc = tc(0, 0, 0);
         assert!(tc.check().is_err());
     }
 
     #[test]
     fn the_engine_plays_by_the_clock_when_it_is_short() {
-        let tc = TimeControl {
-            main_ms: 0,
-            byoyomi_ms: 2_000,
-            increment_ms: 0,
-        };
+        let tc = tc(0, 2_000, 0);
         let now = Instant::now();
         assert_eq!(
             tc.limits([0, 0], Color::Black, now, 150).movetime,

@@ -24,7 +24,9 @@ pub(crate) fn both<B: BitBoard>(
 
 /// The legend of every piece kind of a rule set: its identity (SFEN code,
 /// Western letters, names; see [`piece_identity`]), Betza text and the offsets (columns right, rows down, as Black sees the board)
-/// of the squares it attacks from the centre of an empty board.
+/// of the squares it attacks from the centre of an empty board; and where
+/// pieces may promote (each side's zone, or on a capture), so that the page
+/// can ask about a premove's promotion when it is made.
 pub(crate) fn legend<B: BitBoard>(rules: &'static banmen_rules::Rules<B>) -> Value {
     let geo = rules.geometry;
     let (cf, cr) = ((geo.files as i32 + 1) / 2, geo.ranks as i32 / 2);
@@ -62,11 +64,20 @@ pub(crate) fn legend<B: BitBoard>(rules: &'static banmen_rules::Rules<B>) -> Val
         })
         .collect();
     let handicaps: Vec<&str> = rules.variant.handicaps.iter().map(|h| h.name).collect();
+    let zone = |c: Color| -> Vec<String> {
+        rules
+            .zone(c)
+            .squares()
+            .map(|s| geo.name(s).to_string())
+            .collect()
+    };
     json!({
         "files": geo.files,
         "ranks": geo.ranks,
         "drops": rules.variant.drops,
         "handicaps": handicaps,
         "pieces": pieces,
+        "promotion_zone": { "black": zone(Color::Black), "white": zone(Color::White) },
+        "promotion_on_capture": rules.variant.promotes_on_capture(),
     })
 }

@@ -17,6 +17,7 @@ pub(crate) fn piece_identity(info: &KindInfo) -> Value {
         "white_abbreviation": info.names.white_abbreviation,
         "csa": info.names.csa,
         "promoted": info.promoted,
+        "promotes": info.promotes_to.is_some(),
         "royal": info.royal,
     })
 }

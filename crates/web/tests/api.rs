@@ -551,6 +551,16 @@ fn list_is_summaries_and_replay_positions() {
         .find(|p| p["code"] == "R")
         .expect("rook");
     assert_eq!(rook["attacks"].as_array().map(Vec::len), Some(16), "{rook}");
+    // Where a piece may promote: the far three ranks in shogi, on a capture
+    // in dai dai shogi (the page asks about a premove's promotion with it).
+    assert_eq!(rook["promotes"], true);
+    let zone = |legend: &Value, c: &str| legend["promotion_zone"][c].as_array().unwrap().clone();
+    assert_eq!(zone(&shogi, "black").len(), 27);
+    assert!(zone(&shogi, "black").contains(&json!("9c")));
+    assert!(zone(&shogi, "white").contains(&json!("1g")));
+    assert_eq!(shogi["promotion_on_capture"], false);
+    assert_eq!(legend["promotion_on_capture"], true);
+    assert!(zone(&legend, "black").is_empty());
     assert!(shogi["handicaps"]
         .as_array()
         .unwrap()
