@@ -845,6 +845,220 @@ test("a premove that may promote asks when it is made, and the answer is played"
   await b.context().close();
 });
 
+/** A finished game of `variant` made through the API (both seats human, up to `n` moves drawn by a fixed rule, then Black resigns if it is not over); the page opens it. */
+async function finishedGame(page, variant, n) {
+  await page.waitForFunction(() => VARIANTS.size > 0);
+  const id = await page.evaluate(async ([variant, n]) => {
+    let g = await api("POST", "/api/games", { variant, black: "human", white: "human" });
+    const tokens = g.tokens;
+    for (let i = 0; i < n && !g.result; i++) {
+      const m = g.legal_moves[(i * 7 + 3) % g.legal_moves.length];
+      g = await api("POST", `/api/games/${g.id}/moves`, { move: m }, tokens[g.side_to_move]);
+    }
+    if (!g.result) g = await api("POST", `/api/games/${g.id}/resign`, {}, tokens.black);
+    return g.id;
+  }, [variant, n]);
+  await page.evaluate((id) => { location.hash = "#" + id; }, id);
+  await page.waitForFunction((id) => ui.game && ui.game.id === id && ui.game.result, id);
+  return id;
+}
+/** The analysis lines shown now, once `multipv` of them are in for the position `key`. */
+async function analysisLines(page, multipv) {
+  await page.waitForFunction((k) => document.querySelectorAll("#analysis-lines li").length >= k && !document.querySelector("#evalbar").hidden, multipv);
+  return page.$$eval("#analysis-lines li", (lis) => lis.map((li) => li.textContent));
+}
+
+test("analysis of a finished game: a bar and best lines that follow the replayed position, all four games", async () => {
+  const page = await newPage();
+  for (const [variant, n] of [["shogi", 6], ["minishogi", 4], ["cannonshogi", 4], ["daidaishogi", 4]]) {
+    const id = await finishedGame(page, variant, n);
+    const version = await page.evaluate(() => ui.game.version);
+    await page.evaluate(() => { banmenAnalysis.movetime = 300; });
+    await page.selectOption("#analysis-multipv", "2");
+    if (!(await page.evaluate(() => banmenAnalysis.on))) await page.click("#analysis-toggle");
+    await page.waitForFunction((id) => banmenAnalysis.key === `${id}|ply ${ui.game.moves.length}`, id);
+    const end = await analysisLines(page, 2);
+    assert.match(await page.getAttribute("#evalbar", "data-score"), /^([+−]?\d+\.\d\d|#-?\d+)$/);
+    // One move back: another position, other lines (the side to move changes).
+    await page.click("#prev");
+    await page.waitForFunction((id) => banmenAnalysis.key === `${id}|ply ${ui.game.moves.length - 1}` && banmenAnalysis.lines.length >= 2, id);
+    const back = await analysisLines(page, 2);
+    assert.notDeepEqual(back, end, variant);
+    const firstMoves = await page.$$eval("#analysis-lines li", (lis) => lis.map((li) => li.dataset.first));
+    const legal = await page.evaluate(async () => {
+      const g = await api("POST", "/api/positions", { variant: ui.game.variant, rules: ui.game.rules, sfen: ui.view.pos.sfen });
+      return g.side_to_move;
+    });
+    assert.equal(legal, (await page.evaluate(() => ui.view.pos.side_to_move)));
+    assert.ok(firstMoves.every(Boolean), `${variant}: lines start with a move`);
+    // The notation follows the page's.
+    if (variant === "shogi") {
+      await page.selectOption("#notation", "japanese");
+      assert.match(await page.textContent("#analysis-lines li"), /[▲△]/);
+      await page.selectOption("#notation", "western");
+      // A move of one's own on the replayed position: a side line, analysed, the game untouched.
+      const tried = await page.evaluate(() => {
+        const legal = ui.view.pos.legal_moves;
+        return legal.find((m) => !m.includes("*") && !m.endsWith("+") && !legal.includes(m + "+"));
+      });
+      const [from, to] = tried.match(/\d+[a-z]/g);
+      await clickSq(page, from);
+      await page.waitForSelector(`#board [data-target="${to}"]`);
+      await clickSq(page, to);
+      await page.waitForFunction((m) => ui.view && ui.view.line && ui.view.line.endsWith("," + m) && banmenAnalysis.key.includes("|line "), tried);
+      assert.match(await page.textContent("#replayinfo"), /variation: move/);
+      await analysisLines(page, 2);
+      // A click on a line tries its first move (once the search is done: the lines stay put).
+      await page.waitForFunction(() => banmenAnalysis.done && !banmenAnalysis.source);
+      const line = await page.evaluate(() => ui.view.line);
+      const best = await page.getAttribute("#analysis-lines li", "data-first");
+      await page.click("#analysis-lines li");
+      await page.waitForFunction(([l, m]) => ui.view && ui.view.line === `${l},${m}`, [line, best]);
+    }
+    // Stop and resume.
+    await page.waitForFunction(() => banmenAnalysis.done && !banmenAnalysis.source);   // done (300 ms)
+    await page.click("#analysis-stop");   // Resume
+    await page.waitForFunction(() => banmenAnalysis.source || banmenAnalysis.done);
+    await page.waitForFunction(() => banmenAnalysis.done && banmenAnalysis.lines.length >= 2);
+    await page.screenshot({ path: join(ARTIFACTS, `analysis-${variant}.png`) });
+    // The game itself is as it was.
+    assert.equal(await page.evaluate(() => ui.game.version), version);
+  }
+  // Continue from here against the engine: a new game from the replayed position, the player to move.
+  await page.evaluate((ms) => { document.querySelector("input[name=movetime]").value = ms; }, MOVETIME);
+  const from = await page.evaluate(() => ({ sfen: ui.view.pos.sfen, side: ui.view.pos.side_to_move, old: ui.game.id }));
+  await page.click("#continue-engine");
+  await page.waitForFunction((old) => ui.game && ui.game.id !== old, from.old);
+  const g = await state(page);
+  assert.equal(g.start_sfen, from.sfen);
+  assert.equal(g[from.side], "human");
+  assert.ok(g[from.side === "black" ? "white" : "black"].engine);
+  // The analysis follows into the new game.
+  await page.waitForFunction((id) => banmenAnalysis.key === `${id}|ply 0`, g.id);
+  await page.click("#analysis-toggle");
+  assert.ok(await page.isHidden("#evalbar"));
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test("the board editor: nifu refused with the reason, play from here, analyse, tsume solved and replayed, all four games", async () => {
+  const page = await newPage();
+  await page.waitForFunction(() => VARIANTS.size > 0);
+  await page.click("#show-editor");
+  await page.waitForSelector('#editor-board rect[data-esq="5i"]');
+  await page.waitForSelector('#editor-board g[data-token="K"]');
+  const put = async (tool, squares) => {
+    await page.click(`#editor-palette button[data-tool="${tool}"]`);
+    for (const sq of squares) await page.click(`#editor-board rect[data-esq="${sq}"]`);
+  };
+  await page.click("#editor-clear");
+  await put("K", ["5i"]);
+  await put("k", ["5a"]);
+  await put("P", ["5g", "5h"]);
+  assert.equal(await page.inputValue("#editor-sfen"), "4k4/9/9/9/9/9/4P4/4P4/4K4 b - 1");
+  await page.click("#editor-check");
+  await page.waitForSelector("#editor-problems");
+  assert.match(await page.textContent("#editor-problems"), /two unpromoted pawns on file 5 \(nifu\)/);
+  await page.click("#editor-play-engine");
+  await page.waitForFunction(() => /nifu/.test(document.querySelector("#editor-result").textContent));
+  // One pawn fewer (a click with the same piece takes it off), a gold in hand: play it against the engine.
+  await page.click('#editor-board rect[data-esq="5h"]');
+  await page.fill('input[data-hand="black:G"]', "1");
+  await page.dispatchEvent('input[data-hand="black:G"]', "change");
+  const sfen = "4k4/9/9/9/9/9/4P4/9/4K4 b G 1";
+  assert.equal(await page.inputValue("#editor-sfen"), sfen);
+  await page.click("#editor-check");
+  await page.waitForFunction(() => /legal position/.test(document.querySelector("#editor-result").textContent));
+  // The engine's time and level are the New game form's.
+  await page.evaluate((ms) => { document.querySelector("input[name=movetime]").value = ms; }, MOVETIME);
+  await page.click("#editor-play-engine");
+  await page.waitForFunction((s) => ui.game && ui.game.start_sfen === s, sfen);
+  assert.equal(await page.evaluate(() => ui.game.black), "human");
+  assert.ok(await page.evaluate(() => ui.game.white.engine));
+  assert.ok(await page.isHidden("#panel-editor"));
+  await clickSq(page, "5g");
+  await clickSq(page, "5f");
+  await waitMoves(page, 2);
+  // Tsume: no attacking king; the solver's line replayed on the editor's board.
+  await page.click("#show-editor");
+  await page.evaluate(() => { banmenEditor.replayMs = 100; });
+  await page.click("#editor-clear");
+  await put("k", ["5a"]);
+  await put("P", ["5c"]);
+  await page.fill('input[data-hand="black:G"]', "1");
+  await page.dispatchEvent('input[data-hand="black:G"]', "change");
+  await page.click("#editor-tsume");
+  await page.waitForFunction(() => /Mate in 1 plies/.test(document.querySelector("#editor-result").textContent));
+  assert.equal(await page.getAttribute("#editor-result", "data-line"), "G*5b");
+  await page.waitForSelector('#editor-result[data-replayed="yes"]');
+  assert.ok(await page.locator('#editor-board g[data-token="G"]').count(), "the gold dropped on the board");
+  await page.screenshot({ path: join(ARTIFACTS, "editor-tsume.png") });
+  // Analyse from the editor: a game for two on this board, analysis on.
+  await page.evaluate(() => { banmenAnalysis.movetime = 300; });
+  await page.click("#editor-start");
+  await page.waitForFunction(() => document.querySelector("#editor-sfen").value.startsWith("lnsgkgsnl/"));
+  await page.click("#editor-analyse");
+  await page.waitForFunction(() => ui.game && ui.game.black === "human" && ui.game.white === "human" && ui.game.moves.length === 0);
+  await analysisLines(page, 1);
+  // Every game's start position loads in the editor and is a legal position;
+  // a tsume pasted as SFEN is solved in mini and cannon shogi too.
+  await page.click("#show-editor");
+  const tsume = { minishogi: ["2k2/5/2P2/5/5 b G 1", "G*3b"], cannonshogi: ["4k4/9/4P4/9/9/9/9/9/9 b G 1", "G*5b"] };
+  for (const variant of ["minishogi", "cannonshogi", "daidaishogi"]) {
+    await page.selectOption("#editor-variant", variant);
+    const v = await page.evaluate((v) => VARIANTS.get(v), variant);
+    await page.waitForFunction((n) => document.querySelectorAll("#editor-board rect[data-esq]").length === n, v.files * v.ranks);
+    await page.waitForFunction((s) => document.querySelector("#editor-sfen").value === s, v.start_sfen);
+    await page.click("#editor-check");
+    await page.waitForFunction(() => /legal position/.test(document.querySelector("#editor-result").textContent));
+    if (!tsume[variant]) continue;
+    const [problem, answer] = tsume[variant];
+    await page.fill("#editor-sfen", problem);
+    await page.click("#editor-load");
+    await page.waitForFunction(() => document.querySelectorAll("#editor-board g[data-token]").length === 2);
+    await page.click("#editor-check");   // no attacking king: not a game's position
+    await page.waitForFunction(() => /black has no king/.test(document.querySelector("#editor-result").textContent));
+    await page.click("#editor-tsume");
+    await page.waitForFunction((a) => document.querySelector("#editor-result").dataset.line === a, answer);
+    assert.match(await page.textContent("#editor-result"), /Mate in 1 plies/);
+  }
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test("game review: a graph of the evaluation of a 60-move game, mistakes marked, a click goes there", async () => {
+  const page = await newPage();
+  await finishedGame(page, "shogi", 60);
+  const n = await page.evaluate(() => ui.game.moves.length);
+  assert.ok(n >= 40, `a long game (${n} moves)`);
+  await page.evaluate(() => { banmenReview.movetime = 60; });
+  await page.click("#review-start");
+  await page.waitForSelector("#review-graph");
+  await page.waitForFunction(() => /reviewing/.test(document.querySelector("#review-info").textContent));
+  await page.waitForSelector('#review[data-done="yes"]', { timeout: 60000 });
+  const points = await page.$eval("#review-line", (l) => l.getAttribute("points").trim().split(" ").length);
+  assert.equal(points, n + 1);
+  assert.match(await page.textContent("#review-info"), /^Black: \d+ inaccurac(y|ies), \d+ mistakes?, \d+ blunders?\. White: /);
+  // Moves drawn by a fixed rule, not by strength: some are judged.
+  assert.ok(await page.locator("#review-graph circle.judged").count() > 0, "mistakes marked");
+  // A click on the graph's middle goes to the middle of the game.
+  const box = await page.locator("#review-graph").boundingBox();
+  await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+  await page.waitForFunction((n) => ui.view && Math.abs(ui.view.ply - n / 2) <= 1, n);
+  const judged = await page.getAttribute("#review-graph circle.judged", "data-ply");
+  await page.click("#review-graph circle.judged");
+  await page.waitForFunction((p) => ui.view && Math.abs(ui.view.ply - p) <= 1, Number(judged));
+  await page.screenshot({ path: join(ARTIFACTS, "review.png") });
+  // Continue from here: a new game for two from the position on the board.
+  const { sfen, old } = await page.evaluate(() => ({ sfen: ui.view.pos.sfen, old: ui.game.id }));
+  await page.click("#continue-human");
+  await page.waitForFunction((old) => ui.game && ui.game.id !== old, old);
+  assert.equal(await page.evaluate(() => ui.game.start_sfen), sfen);
+  assert.equal(await page.evaluate(() => ui.game.black === "human" && ui.game.white === "human"), true);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
 // Last: it uses up this address's allowance of engine games (other tests need some).
 test("too many engine games from one address: a 429 with its reason, shown next to Start", async () => {
   const page = await newPage();

@@ -20,19 +20,27 @@ struct Asset {
 
 /// The pieces' font (Noto Serif JP SemiBold cut to the characters the page
 /// shows, with 𠵇 drawn: `tools/font/make-font.sh`; OFL 1.1,
-/// `static/font/OFL.txt`) and the move, capture and check sounds.
-const ASSETS: [Asset; 2] = [
+/// `static/font/OFL.txt`), the move, capture and check sounds, the
+/// analysis panel and the board editor.
+const ASSETS: [Asset; 4] = [
     Asset {
         name: "banmen-pieces.woff2",
         content_type: "font/woff2",
         bytes: include_bytes!("../static/font/banmen-pieces.woff2"),
     },
-    Asset {
-        name: "sound.js",
-        content_type: "text/javascript; charset=utf-8",
-        bytes: include_bytes!("../static/sound.js"),
-    },
+    script("sound.js", include_bytes!("../static/sound.js")),
+    script("analysis.js", include_bytes!("../static/analysis.js")),
+    script("editor.js", include_bytes!("../static/editor.js")),
 ];
+
+/// A script the page loads.
+const fn script(name: &'static str, bytes: &'static [u8]) -> Asset {
+    Asset {
+        name,
+        content_type: "text/javascript; charset=utf-8",
+        bytes,
+    }
+}
 
 /// FNV-1a, 64 bits: enough to tell two builds of a file apart.
 fn fnv1a(bytes: &[u8]) -> u64 {

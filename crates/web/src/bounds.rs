@@ -2,7 +2,7 @@
 //! bounded pool of engine searches, a limit on one address's open engine
 //! games, and a rate of new games per address.
 
-use crate::{err, ApiError, Entry, Player};
+use crate::{err, ApiError, Entry, Player, Shared};
 use axum::http::StatusCode;
 use std::collections::HashMap;
 use std::net::IpAddr;
@@ -68,6 +68,26 @@ impl Pool {
             "queued": self.queued.load(Ordering::Relaxed),
         })
     }
+}
+
+/// Counts a search as waiting now; then, in a task, waits for a free slot of
+/// the pool and runs the work `start` gives (none: nothing left to do) on a
+/// blocking thread, counted as running. Engine moves and analyses share it.
+pub(crate) fn spawn_search<W>(s: Shared, start: impl FnOnce(&Shared) -> Option<W> + Send + 'static)
+where
+    W: FnOnce() + Send + 'static,
+{
+    s.pool.queued.fetch_add(1, Ordering::Relaxed);
+    tokio::spawn(async move {
+        let permit = s.pool.slots.clone().acquire_owned().await;
+        s.pool.queued.fetch_sub(1, Ordering::Relaxed);
+        let Ok(permit) = permit else { return };
+        let Some(work) = start(&s) else { return };
+        s.pool.running.fetch_add(1, Ordering::Relaxed);
+        let _ = tokio::task::spawn_blocking(work).await;
+        s.pool.running.fetch_sub(1, Ordering::Relaxed);
+        drop(permit);
+    });
 }
 
 /// New games per address: a bucket of `per_minute` tokens refilled evenly.

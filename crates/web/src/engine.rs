@@ -1,6 +1,7 @@
 //! Engine sides: a banmen search on a blocking thread for the side to move,
 //! its move played through the same path as a person's.
 
+use crate::bounds::spawn_search;
 use crate::{
     blocking, change, err, store_or_restore, with_game, AnyGame, ApiError, Entry, Player, Shared,
 };
@@ -118,7 +119,8 @@ pub(crate) fn engine_job(e: &mut Entry) -> Option<EngineJob> {
     })
 }
 
-fn think<B: BitBoard>(g: &Game<B>, limits: &Limits, level: Level, control: &Control) -> BestMove {
+/// The positions of the game so far, as the search wants them (repetitions).
+pub(crate) fn history<B: BitBoard>(g: &Game<B>) -> Vec<HistoryEntry> {
     let mut p = g.start().clone();
     let mut history = vec![HistoryEntry {
         hash: p.hash(),
@@ -131,6 +133,11 @@ fn think<B: BitBoard>(g: &Game<B>, limits: &Limits, level: Level, control: &Cont
             check: p.in_check(),
         });
     }
+    history
+}
+
+fn think<B: BitBoard>(g: &Game<B>, limits: &Limits, level: Level, control: &Control) -> BestMove {
+    let history = history(g);
     let pos = g.position();
     let eval = Evaluator::new(pos.rules());
     let tt = Table::new(16);
@@ -175,20 +182,13 @@ fn think<B: BitBoard>(g: &Game<B>, limits: &Limits, level: Level, control: &Cont
 /// Queues the search in the engine pool; it runs when a slot is free (a game
 /// that moved on meanwhile is not searched).
 pub(crate) fn spawn_engine(s: Shared, job: EngineJob) {
-    s.pool.queued.fetch_add(1, Ordering::Relaxed);
-    tokio::spawn(async move {
-        let permit = s.pool.slots.clone().acquire_owned().await;
-        s.pool.queued.fetch_sub(1, Ordering::Relaxed);
-        let Ok(permit) = permit else { return };
+    spawn_search(s, move |s| {
         if job.control.stop.load(Ordering::Relaxed) {
-            return;
+            return None;
         }
-        let Some(job) = started(&s, job) else { return };
-        s.pool.running.fetch_add(1, Ordering::Relaxed);
+        let job = started(s, job)?;
         let shared = s.clone();
-        let _ = tokio::task::spawn_blocking(move || run(shared, job)).await;
-        s.pool.running.fetch_sub(1, Ordering::Relaxed);
-        drop(permit);
+        Some(move || run(shared, job))
     });
 }
 

@@ -27,10 +27,12 @@ use std::sync::{Arc, Mutex};
 use std::time::Instant;
 use tokio::sync::broadcast;
 
+mod analysis;
 mod assets;
 mod bounds;
 mod clock;
 mod consent;
+mod editor;
 mod engine;
 mod notation;
 mod record;
@@ -354,6 +356,8 @@ struct AppState {
     events: broadcast::Sender<(i64, String)>,
     bounds: Bounds,
     pool: Pool,
+    /// The analyses running, per address.
+    analyses: analysis::Running,
 }
 
 type Shared = Arc<AppState>;
@@ -579,6 +583,7 @@ pub async fn app_with(db: &FsPath, bounds: Bounds) -> Result<Router, String> {
         events,
         pool: Pool::new(bounds.engines),
         bounds,
+        analyses: analysis::Running::default(),
     });
     let jobs: Vec<EngineJob> = {
         let mut inner = state.inner.lock().expect("lock");
@@ -617,6 +622,17 @@ pub async fn app_with(db: &FsPath, bounds: Bounds) -> Result<Router, String> {
         .route("/api/games/{id}/rematch", post(consent::rematch))
         .route("/api/games/{id}/seat", get(consent::seat_of))
         .route("/api/games/{id}/events", get(events_handler))
+        .route(
+            "/api/games/{id}/analysis",
+            get(|s, c, p, q| analysis::game_stream(s, c, p, q, analysis::Ask::Analysis)),
+        )
+        .route(
+            "/api/games/{id}/review",
+            get(|s, c, p, q| analysis::game_stream(s, c, p, q, analysis::Ask::Review)),
+        )
+        .route("/api/analysis", get(analysis::sfen_analysis))
+        .route("/api/positions", post(editor::check_position))
+        .route("/api/tsume", post(editor::tsume))
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .with_state(state))
 }
@@ -717,6 +733,10 @@ struct CreateRequest {
     rules: Option<String>,
     #[serde(default)]
     handicap: Option<String>,
+    /// The start position (the board editor's "play from here"), instead of
+    /// the game's own or a handicap's.
+    #[serde(default)]
+    sfen: Option<String>,
     black: Player,
     white: Player,
     /// The time control; none: the clocks only count the time used.
@@ -853,8 +873,17 @@ async fn create(
     }
     let rules = req.rules.unwrap_or_default();
     let handicap = req.handicap.filter(|h| !h.is_empty() && h != "none");
-    let sfen = start_sfen(&req.variant, &rules, handicap.as_deref())
-        .map_err(|m| err(StatusCode::UNPROCESSABLE_ENTITY, m))?;
+    let sfen = match req.sfen.map(|s| s.trim().to_string()) {
+        Some(_) if handicap.is_some() => {
+            return Err(err(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "give a handicap or a start sfen, not both",
+            ))
+        }
+        Some(sfen) => sfen,
+        None => start_sfen(&req.variant, &rules, handicap.as_deref())
+            .map_err(|m| err(StatusCode::UNPROCESSABLE_ENTITY, m))?,
+    };
     blocking(|| {
         insert_game(
             &s,
@@ -914,14 +943,22 @@ async fn position_at(
             last = Some(p.move_to_usi(m));
             p.make_move(m);
         }
-        json!({
-            "ply": ply,
-            "sfen": p.to_sfen(),
-            "last_move": last,
-            "side_to_move": color_name(p.side_to_move()),
-            "position": board_json(&p),
-        })
+        replayed(&p, ply, last)
     })))
+}
+
+/// A replayed position (`GET …/position`): its ply, SFEN, last move, side to
+/// move, board and legal moves (for moves tried on it in analysis).
+fn replayed<B: BitBoard>(p: &Position<B>, ply: usize, last: Option<String>) -> Value {
+    let legal: Vec<String> = p.legal_moves().iter().map(|&m| p.move_to_usi(m)).collect();
+    json!({
+        "ply": ply,
+        "sfen": p.to_sfen(),
+        "last_move": last,
+        "side_to_move": color_name(p.side_to_move()),
+        "position": board_json(p),
+        "legal_moves": legal,
+    })
 }
 
 /// The position after the USI moves `line` (comma-separated) from the start of `game`.
@@ -940,13 +977,7 @@ fn line_position(game: &AnyGame, line: &str) -> Result<Value, ApiError> {
             last = Some(p.move_to_usi(m));
             p.make_move(m);
         }
-        Ok(json!({
-            "ply": moves.len(),
-            "sfen": p.to_sfen(),
-            "last_move": last,
-            "side_to_move": color_name(p.side_to_move()),
-            "position": board_json(&p),
-        }))
+        Ok(replayed(&p, moves.len(), last))
     })
 }
 

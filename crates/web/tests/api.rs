@@ -1664,3 +1664,303 @@ fn a_database_from_before_variations_still_opens() {
     assert_eq!(status, 201, "{v}");
     assert_eq!(v["variations"][0]["ply"], 2);
 }
+
+/// The `data:` events of a server-sent stream that has ended.
+fn sse_events(text: &str) -> Vec<Value> {
+    text.lines()
+        .filter_map(|l| l.strip_prefix("data: "))
+        .map(|d| serde_json::from_str(d).expect("event JSON"))
+        .collect()
+}
+
+/// A shogi game between two people after these moves.
+fn shogi_after(server: &Server, moves: &[&str]) -> i64 {
+    let (id, b, w) = two_people(server);
+    for (i, m) in moves.iter().enumerate() {
+        let token = if i % 2 == 0 { &b } else { &w };
+        assert_eq!(server.play(id, token, m).0, 200, "{m}");
+    }
+    id
+}
+
+/// `GET` a server-sent stream to its end: the status and its events.
+fn stream(server: &Server, path: &str) -> (u16, Vec<Value>) {
+    let (status, text) = raw(server.addr, "GET", path, None, None);
+    (status, sse_events(&text))
+}
+
+#[test]
+fn analysis_streams_the_best_lines_of_a_replayed_position_and_leaves_the_game_alone() {
+    let db = temp_db("analysis");
+    let server = Server::start(&db);
+    let id = shogi_after(&server, &["7g7f", "3c3d"]);
+    let before = server.get(&format!("/api/games/{id}"));
+    let (status, events) = stream(
+        &server,
+        &format!("/api/games/{id}/analysis?ply=1&multipv=3&movetime_ms=200"),
+    );
+    assert_eq!(status, 200);
+    assert_eq!(events[0]["type"], "queued", "{events:?}");
+    let done = events.last().expect("events");
+    assert_eq!(done["type"], "done", "{done}");
+    assert_eq!(done["side_to_move"], "white");
+    let infos: Vec<&Value> = events.iter().filter(|e| e["type"] == "info").collect();
+    for k in 1..=3 {
+        assert!(infos.iter().any(|e| e["multipv"] == k), "line {k}");
+    }
+    for e in &infos {
+        assert!(e["depth"].as_i64().unwrap() >= 1);
+        assert!(
+            e["score"]["cp"].is_i64() || e["score"]["mate"].is_i64(),
+            "{e}"
+        );
+        // White moves first in these lines, in every notation.
+        let japanese = e["pv"]["japanese"][0].as_str().expect("a move");
+        assert!(japanese.starts_with('△'), "{japanese}");
+        assert_eq!(
+            e["pv"]["usi"].as_array().unwrap().len(),
+            e["pv"]["western"].as_array().unwrap().len()
+        );
+    }
+    // The three lines, as last reported, begin with three different moves.
+    let firsts: std::collections::HashSet<&str> = (1..=3)
+        .filter_map(|k| infos.iter().rfind(|e| e["multipv"] == k))
+        .map(|e| e["pv"]["usi"][0].as_str().unwrap())
+        .collect();
+    assert_eq!(firsts.len(), 3, "{infos:?}");
+    // A variation's position (line=), and the live one (no ply).
+    let (status, events) = stream(
+        &server,
+        &format!("/api/games/{id}/analysis?line=2g2f,8c8d,7g7f&nodes=2000"),
+    );
+    assert_eq!(status, 200);
+    assert_eq!(events.last().unwrap()["side_to_move"], "white");
+    let (_, events) = stream(
+        &server,
+        &format!("/api/games/{id}/analysis?movetime_ms=100"),
+    );
+    assert_eq!(events.last().unwrap()["side_to_move"], "black");
+    let after = server.get(&format!("/api/games/{id}"));
+    assert_eq!(after["version"], before["version"]);
+    assert_eq!(after["clock"]["black_ms"], before["clock"]["black_ms"]);
+    assert_eq!(moves(&after), ["7g7f", "3c3d"]);
+}
+
+#[test]
+fn analysis_of_a_mate_says_the_game_is_over_and_bad_requests_get_4xx_with_a_reason() {
+    let db = temp_db("analysis-errors");
+    let server = Server::start(&db);
+    let id = shogi_after(&server, &["7g7f", "3c3d"]);
+    let cases = [
+        (
+            format!("/api/games/{id}/analysis?multipv=6"),
+            422,
+            "multipv must be 1..=5",
+        ),
+        (
+            format!("/api/games/{id}/analysis?multipv=x"),
+            422,
+            "multipv",
+        ),
+        (
+            format!("/api/games/{id}/analysis?ply=3"),
+            422,
+            "ply must be 0..=2",
+        ),
+        (
+            format!("/api/games/{id}/analysis?ply=1&line=7g7f"),
+            422,
+            "not both",
+        ),
+        (
+            format!("/api/games/{id}/analysis?line=7g7f,7g7f"),
+            422,
+            "move 2 (7g7f)",
+        ),
+        (
+            format!("/api/games/{id}/analysis?movetime_ms=0"),
+            422,
+            "movetime_ms must be 1..=30000",
+        ),
+        ("/api/games/999/analysis".into(), 404, "no game 999"),
+        (
+            "/api/analysis?variant=shogi".into(),
+            400,
+            "missing parameter 'sfen'",
+        ),
+        (
+            "/api/analysis?variant=chess&sfen=startpos".into(),
+            422,
+            "chess",
+        ),
+        (
+            "/api/analysis?sfen=4k4/9/9/9/9/9/4P4/4P4/4K4%20b%20-%201".into(),
+            422,
+            "nifu",
+        ),
+    ];
+    for (path, code, reason) in cases {
+        let (status, v) = server.call("GET", &path, None, None);
+        assert_eq!(status, code, "{path}: {v}");
+        assert!(v["error"].as_str().unwrap().contains(reason), "{path}: {v}");
+    }
+    // A mated position: nothing to search.
+    let mated = "/api/analysis?sfen=4k4/4G4/4P4/9/9/9/9/9/4K4%20w%20-%201";
+    let (status, events) = stream(&server, mated);
+    assert_eq!(status, 200);
+    assert_eq!(events.last().unwrap()["over"], "checkmate", "{events:?}");
+    // Dai dai shogi and cannon shogi from an SFEN, a few nodes.
+    for variant in ["daidaishogi", "cannonshogi", "minishogi"] {
+        let (status, events) = stream(
+            &server,
+            &format!("/api/analysis?variant={variant}&sfen=startpos&nodes=3000&multipv=2"),
+        );
+        assert_eq!(status, 200, "{variant}");
+        assert!(
+            events.iter().any(|e| e["type"] == "info"),
+            "{variant}: {events:?}"
+        );
+        assert!(events.last().unwrap()["best"].is_string(), "{variant}");
+    }
+}
+
+#[test]
+fn an_address_running_more_analyses_than_its_share_loses_its_oldest() {
+    let db = temp_db("analysis-share");
+    let server = Server::start_with(&db, Some(bounds(2, None, None)));
+    let addr = server.addr;
+    let long = |ms: u64| {
+        std::thread::spawn(move || {
+            let start = Instant::now();
+            let path = format!("/api/analysis?sfen=startpos&movetime_ms={ms}");
+            let (_, text) = raw(addr, "GET", &path, None, None);
+            (start.elapsed(), sse_events(&text))
+        })
+    };
+    let first = long(20_000);
+    std::thread::sleep(Duration::from_millis(300));
+    let second = long(2_000);
+    std::thread::sleep(Duration::from_millis(300));
+    let (status, events) = stream(&server, "/api/analysis?sfen=startpos&movetime_ms=100");
+    assert_eq!(status, 200);
+    assert_eq!(events.last().unwrap()["type"], "done");
+    let (took, events) = first.join().expect("first");
+    assert!(
+        took < Duration::from_secs(10),
+        "the oldest went on: {took:?}"
+    );
+    assert_eq!(events.last().unwrap()["type"], "done");
+    second.join().expect("second");
+}
+
+#[test]
+fn the_editor_checks_positions_plays_from_them_and_solves_tsume() {
+    let db = temp_db("editor");
+    let server = Server::start(&db);
+    let nifu = "4k4/9/9/9/9/9/4P4/4P4/4K4 b - 1";
+    let (status, v) = server.post("/api/positions", None, json!({ "sfen": nifu }));
+    assert_eq!(status, 422);
+    assert_eq!(
+        v["problems"],
+        json!(["black has two unpromoted pawns on file 5 (nifu)"])
+    );
+    let (status, v) = server.post(
+        "/api/positions",
+        None,
+        json!({ "variant": "minishogi", "sfen": "rbsgk/4p/5/P4/KGSBR b - 1" }),
+    );
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["legal_moves"], 14);
+    assert_eq!(v["position"]["files"], 5);
+    let (status, v) = server.post("/api/positions", None, json!({ "sfen": 1 }));
+    assert_eq!(status, 400, "{v}");
+    let (status, v) = server.post(
+        "/api/positions",
+        None,
+        json!({ "variant": "daidaishogi", "sfen": "startpos" }),
+    );
+    assert_eq!(status, 200, "{v}");
+    // Play from an edited position: refused with the reason, or started from it.
+    let human_vs_engine = |sfen: &str| {
+        json!({ "variant": "shogi", "sfen": sfen, "black": "human",
+                "white": { "engine": { "movetime_ms": 50 } } })
+    };
+    let (status, v) = server.post("/api/games", None, human_vs_engine(nifu));
+    assert_eq!(status, 422);
+    assert!(v["error"].as_str().unwrap().contains("nifu"), "{v}");
+    let mut both = human_vs_engine("4k4/9/9/9/9/9/9/9/4K4 b G 1");
+    both["handicap"] = json!("lance");
+    assert_eq!(server.post("/api/games", None, both).0, 422);
+    let edited = "4k4/9/4P4/9/9/9/9/9/4K4 b G 1";
+    let (id, v) = server.create(human_vs_engine(edited));
+    assert_eq!(v["start_sfen"], edited);
+    let (b, _) = tokens(&v);
+    assert_eq!(server.play(id, &b, "G*5b").0, 200);
+    let v = wait_for(&server, id, |v| !v["result"].is_null());
+    assert_eq!(v["result"]["winner"], "black", "{v}");
+    // Tsume: the attacker has no king; the defender holds the rest.
+    let (status, v) = server.post(
+        "/api/tsume",
+        None,
+        json!({ "sfen": "4k4/9/4P4/9/9/9/9/9/9 b G 1", "movetime_ms": 3000 }),
+    );
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["result"], "mate");
+    assert_eq!(v["plies"], 1);
+    assert_eq!(v["line"][0]["usi"], "G*5b");
+    assert_eq!(v["line"][0]["western"], "G*5b");
+    assert_eq!(v["line"][0]["position"]["board"][1][4], "G");
+    let (status, v) = server.post(
+        "/api/tsume",
+        None,
+        json!({ "sfen": "4k4/9/9/9/9/9/9/9/9 b P 1", "movetime_ms": 3000 }),
+    );
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["result"], "nomate", "{v}");
+    let (status, v) = server.post(
+        "/api/tsume",
+        None,
+        json!({ "sfen": "4k4/9/9/9/9/9/9/9/9 b P 1", "movetime_ms": 0 }),
+    );
+    assert_eq!(status, 422, "{v}");
+}
+
+#[test]
+fn a_review_searches_every_position_in_turn_and_judges_the_moves() {
+    let db = temp_db("review");
+    let server = Server::start(&db);
+    // Black puts its bishop where White's takes it (8h3c??, 2bx3c).
+    let id = shogi_after(&server, &["7g7f", "3c3d", "8h3c", "2b3c"]);
+    let (status, events) = stream(&server, &format!("/api/games/{id}/review?movetime_ms=100"));
+    assert_eq!(status, 200);
+    let plies: Vec<&Value> = events.iter().filter(|e| e["type"] == "ply").collect();
+    assert_eq!(plies.len(), 5, "{events:?}");
+    for (i, p) in plies.iter().enumerate() {
+        assert_eq!(p["ply"], i);
+        let c = p["black_chances"].as_f64().unwrap();
+        assert!((-1.0..=1.0).contains(&c), "{p}");
+    }
+    assert_eq!(plies[3]["move"], "8h3c");
+    assert_eq!(plies[3]["judgement"], "blunder", "{:?}", plies);
+    assert!(plies[4]["black_chances"].as_f64().unwrap() < -0.3);
+    assert_eq!(events.last().unwrap()["type"], "done");
+    // Kept with the game: asked again, the same review at once, also after
+    // a restart; `fresh` searches again.
+    let stored: Vec<Value> = events.into_iter().skip(1).collect();
+    drop(server);
+    let server = Server::start(&db);
+    let (_, again) = stream(&server, &format!("/api/games/{id}/review"));
+    assert_eq!(again, stored);
+    let (_, fresh) = stream(
+        &server,
+        &format!("/api/games/{id}/review?fresh=1&nodes=500"),
+    );
+    assert_eq!(fresh[0]["type"], "queued");
+    let (status, v) = server.call(
+        "GET",
+        &format!("/api/games/{id}/review?movetime_ms=6000"),
+        None,
+        None,
+    );
+    assert_eq!(status, 422, "{v}");
+}
