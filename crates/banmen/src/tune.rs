@@ -147,8 +147,17 @@ fn run_game<B: BitBoard>(rules: &'static Rules<B>, args: &TuneArgs) -> Result<()
         threads: args.threads.max(1),
         ..TuneOptions::default()
     };
-    let fixed: Vec<bool> = eval
-        .names()
+    let names = eval.names();
+    if let Some(p) = args
+        .only
+        .iter()
+        .find(|p| !names.iter().any(|n| n.starts_with(p.as_str())))
+    {
+        return Err(format!(
+            "--only {p}: no parameter's name starts so (names look like 'mat P', 'psq G 23', 'hand R 1')"
+        ));
+    }
+    let fixed: Vec<bool> = names
         .iter()
         .map(|n| {
             n == "tempo"

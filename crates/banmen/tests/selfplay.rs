@@ -376,3 +376,74 @@ fn bad_arguments_are_refused_without_a_panic() {
     }
     assert!(!out.exists(), "no file for refused arguments");
 }
+
+/// `banmen tune --only` fits the named parameters and leaves every other
+/// one as it started; a prefix that names no parameter is refused.
+#[test]
+fn tune_only_fits_the_named_parameters() {
+    let dir = temp_dir("tune-only");
+    let data = dir.join("data.txt");
+    selfplay_ok(
+        &[
+            "--variant",
+            "shogi",
+            "--games",
+            "4",
+            "--depth",
+            "1",
+            "--seed",
+            "5",
+        ],
+        &data,
+    );
+    let tune = |only: &str, out: &Path| {
+        Command::new(banmen())
+            .args([
+                "tune",
+                "--variant",
+                "shogi",
+                "--from-shipped",
+                "--epochs",
+                "20",
+            ])
+            .args(["--threads", "1", "--validation", "0.0", "--only", only])
+            .arg("--data")
+            .arg(&data)
+            .arg("--out")
+            .arg(out)
+            .output()
+            .expect("run banmen tune")
+    };
+    let out = dir.join("params.txt");
+    let o = tune("hand,handx", &out);
+    assert!(o.status.success(), "tune failed: {}", text(&o.stderr));
+    let values = |text: &str| -> Vec<(String, i32)> {
+        text.lines()
+            .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+            .map(|l| {
+                let (name, v) = l.rsplit_once(' ').unwrap();
+                (name.to_string(), v.parse().unwrap())
+            })
+            .collect()
+    };
+    let shipped = values(include_str!("../../engine/params/shogi.txt"));
+    let tuned = values(&std::fs::read_to_string(&out).unwrap());
+    let mut changed = 0;
+    for (name, v) in &tuned {
+        if let Some((_, s)) = shipped.iter().find(|(n, _)| n == name) {
+            if s != v {
+                assert!(name.starts_with("hand"), "{name} changed: {s} -> {v}");
+                changed += 1;
+            }
+        }
+    }
+    assert!(changed > 0, "no hand parameter moved");
+    let o = tune("nosuch", &dir.join("none.txt"));
+    assert!(!o.status.success());
+    assert!(
+        text(&o.stderr).contains("--only nosuch"),
+        "{}",
+        text(&o.stderr)
+    );
+    assert!(!dir.join("none.txt").exists());
+}
