@@ -890,13 +890,14 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
 
         let mut moves = std::mem::take(&mut self.lists[ply]);
         let mut scores = std::mem::take(&mut self.scores[ply]);
-        // The 9x9 games try the table's move before generating the others:
+        // The search tries the table's move before generating the others:
         // most nodes with one are cut off by it. A table hit means the same
         // position (the whole 64-bit key matches, and legality there depends
-        // on the position alone), so its move is legal; nodes deep enough for
-        // a singular-extension test generate at once.
-        let tt_first = tt_move
-            .filter(|&m| nine && depth < SINGULAR_DEPTH && excluded.is_none() && self.plausible(m));
+        // on the position alone), so its move is legal; 9x9 nodes deep
+        // enough for a singular-extension test generate at once.
+        let tt_first = tt_move.filter(|&m| {
+            (!nine || depth < SINGULAR_DEPTH) && excluded.is_none() && self.plausible(m)
+        });
         let mut generated = tt_first.is_none();
         if let Some(m) = tt_first {
             moves.clear();
@@ -1036,7 +1037,7 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
                     continue;
                 }
             }
-            let may_check = !nine || self.may_check(m);
+            let may_check = self.may_check(m);
             if !nine {
                 let prunable = prune && quiet && i > 0 && (futile || i >= late_limit);
                 if prunable && !may_check {
@@ -1220,10 +1221,11 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
         };
         let mut moves = std::mem::take(&mut self.lists[ply]);
         let nine = self.use_see;
-        let generated = !in_check && nine;
+        let generated = !in_check;
         if generated {
-            // Shogi and cannon shogi: the captures alone, without generating
-            // every legal move (drops are most of them).
+            // The captures alone, without generating every legal move (drops
+            // are most of them in shogi; in dai dai shogi this leaves out the
+            // lion's double captures and the hook movers' turning captures).
             self.pos.capture_moves_into(&mut moves);
         } else {
             self.pos.legal_moves_into(&mut moves);
@@ -1269,7 +1271,7 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
                     continue;
                 }
             }
-            let may_check = !nine || self.may_check(m);
+            let may_check = self.may_check(m);
             let undo = self.pos.make_move(m);
             if generated && self.pos.is_king_attacked(!self.pos.side_to_move()) {
                 // A capture by a pinned piece or a king into check.
@@ -1332,9 +1334,14 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
         }
     }
 
-    /// Whether `m` might give check, without making it (the small games only:
-    /// dai dai shogi's lions and hooks are not covered by `attacks`).
+    /// Whether `m` might give check, without making it (`false` only when it
+    /// certainly does not).
     fn may_check(&self, m: Move) -> bool {
+        if !self.use_see {
+            // Dai dai shogi's lions and hooks are not covered by `attacks`:
+            // the rules core's quick test of the lines through the king.
+            return self.pos.may_give_check(m);
+        }
         let rules = self.pos.rules();
         let shogi = rules.variant.name == VariantName::Shogi;
         let us = self.pos.side_to_move();

@@ -3,10 +3,13 @@
 //! screens, hook crossings, bulk acceptance) agrees with making every
 //! pseudo-legal move and testing the king; the bulk count agrees with the
 //! list; make/unmake restores the position and its hash, which equals the hash
-//! of the re-parsed SFEN; SFEN and USI move text round-trip.
+//! of the re-parsed SFEN; SFEN and USI move text round-trip; the fast check
+//! test agrees with the reference attack walk, and no checking move escapes
+//! the quick test `may_give_check`.
 
 use banmen_rules::{
-    rules_17x17_with, rules_9x9_with, BitBoard, Move, Position, Rules, SfenMode, VariantName,
+    rules_17x17_with, rules_9x9_with, BitBoard, Color, Move, Position, Rules, SfenMode,
+    VariantName,
 };
 use proptest::prelude::*;
 use std::collections::BTreeSet;
@@ -49,6 +52,34 @@ fn playout<B: BitBoard>(
         );
         prop_assert_eq!(pos.count_legal_moves(), fast.len() as u64);
         let moves: Vec<Move> = fast.into_iter().collect();
+        // The fast check test (the search asks it after every move it makes)
+        // agrees with the reference attack walk, here and after a quarter of
+        // the moves, for both kings.
+        for (i, &m) in moves.iter().enumerate() {
+            if i % 4 != c as usize % 4 {
+                continue;
+            }
+            let after = pos.after(m);
+            prop_assert!(
+                pos.may_give_check(m) || !after.is_king_attacked_reference(!pos.side_to_move()),
+                "{} checks in {} but may_give_check says no",
+                pos.move_to_usi(m),
+                pos.to_sfen()
+            );
+            for side in [Color::Black, Color::White] {
+                prop_assert_eq!(
+                    after.is_king_attacked(side),
+                    after.is_king_attacked_reference(side),
+                    "check test of {:?} after {} in {}",
+                    side,
+                    pos.move_to_usi(m),
+                    pos.to_sfen()
+                );
+            }
+        }
+        for side in [Color::Black, Color::White] {
+            prop_assert_eq!(pos.is_king_attacked(side), pos.is_king_attacked_reference(side));
+        }
         if moves.is_empty() {
             break;
         }

@@ -29,9 +29,8 @@ impl<B: BitBoard> Position<B> {
             hooks_diag: B::EMPTY,
         };
         if r.any_hook {
-            for k in 0..r.kind_count() {
-                let bits = r.hook[r.ck(by, Kind(k as u8))];
-                let pieces = self.pieces(by, Kind(k as u8));
+            for &(kind, bits) in &r.hook_kinds[by.index()] {
+                let pieces = self.pieces(by, kind);
                 if bits & 1 != 0 {
                     a.hooks_orth |= pieces;
                 }

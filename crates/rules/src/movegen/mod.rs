@@ -71,7 +71,7 @@ impl<B: BitBoard> Position<B> {
         let us = self.side;
         out.retain(|&m| {
             let undo = scratch.make_move(m);
-            let ok = !scratch.is_king_attacked(us);
+            let ok = !scratch.is_king_attacked_reference(us);
             scratch.unmake_move(m, undo);
             ok
         });

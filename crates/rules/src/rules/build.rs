@@ -109,6 +109,12 @@ impl<B: BitBoard> Rules<B> {
             max_range: lines.max_range,
             simple,
             any_hook: hook.iter().any(|&h| h != 0),
+            hook_kinds: [Color::Black, Color::White].map(|c| {
+                (0..nk)
+                    .filter(|&k| hook[c.index() * nk + k] != 0)
+                    .map(|k| (Kind(k as u8), hook[c.index() * nk + k]))
+                    .collect()
+            }),
             restricted_leaps,
             line_dirs,
             slide_reach,

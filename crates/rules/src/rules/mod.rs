@@ -180,6 +180,8 @@ pub struct Rules<B: BitBoard> {
     pub(crate) promote_on_capture: bool,
     /// Whether any kind has hook moves (then legality is tested in full).
     pub(crate) any_hook: bool,
+    /// Per colour, the kinds with hook moves and their `hook` bits.
+    pub(crate) hook_kinds: [Vec<(Kind, u8)>; 2],
     /// Whether every movement is a plain leap or unlimited slide that moves and
     /// captures: then pins and checks decide legality without making the move.
     pub(crate) simple: bool,
