@@ -1061,6 +1061,73 @@ test("game review: a graph of the evaluation of a 60-move game, mistakes marked,
   await page.context().close();
 });
 
+test("tsume solved by the player: each move checked, the defence played, a wrong move taken back; mini and cannon shogi", async () => {
+  const page = await newPage();
+  await page.waitForFunction(() => VARIANTS.size > 0);
+  await page.click("#show-editor");
+  await page.waitForSelector('#editor-board g[data-token="K"]');
+  await page.evaluate(() => { banmenTsume.replyMs = 100; });
+  const load = async (sfen) => {
+    await page.fill("#editor-sfen", sfen);
+    await page.click("#editor-load");
+    // (The defender of a kingless problem holds the pieces not shown: the hands differ.)
+    await page.waitForFunction((s) => document.querySelector("#editor-sfen").value.startsWith(s.split(" ")[0] + " "), sfen);
+  };
+  const esq = (sq) => page.click(`#editor-board rect[data-esq="${sq}"]`);
+  const verdict = (v) => page.waitForFunction((v) => document.querySelector("#tsume-status").dataset.verdict === v, v);
+  // B*3c, 1a2a, G*2b: mate in three.
+  await load("8k/8s/7p1/9/7N1/9/9/9/4K4 b BG 1");
+  await page.click("#editor-try");
+  await page.waitForSelector('#tsume-drops button[data-drop="B"]');
+  assert.match(await page.textContent("#tsume-status"), /Find the mate: black to move/);
+  // A wrong move first: no check.
+  await page.click('#tsume-drops button[data-drop="B"]');
+  await page.waitForSelector('#editor-board [data-ttarget="9a"]');
+  await esq("9a");
+  await verdict("wrong");
+  assert.match(await page.textContent("#tsume-status"), /Wrong: not a check/);
+  assert.equal(await page.evaluate(() => banmenEditor.board[0][0]), "B");
+  await page.click("#tsume-takeback");
+  await page.waitForFunction(() => /Taken back/.test(document.querySelector("#tsume-status").textContent));
+  assert.equal(await page.evaluate(() => banmenEditor.board[0][0]), null);
+  // The key move: the defence answers on the board.
+  await page.click('#tsume-drops button[data-drop="B"]');
+  await esq("3c");
+  await verdict("correct");
+  assert.match(await page.textContent("#tsume-status"), /Correct: .*mate in 1 more/);
+  await page.waitForFunction(() => document.querySelector("#tsume-status").dataset.replied === "2");
+  assert.equal(await page.evaluate(() => banmenEditor.board[0][7]), "k", "the king went to 2a");
+  await page.click('#tsume-drops button[data-drop="G"]');
+  await esq("2b");
+  await verdict("solved");
+  assert.match(await page.textContent("#tsume-status"), /Solved: mate in 3 plies/);
+  assert.equal(await page.locator("#tsume-moves li").count(), 3);
+  await page.screenshot({ path: join(ARTIFACTS, "tsume-solved.png") });
+  // An edit ends the solving.
+  await page.click("#editor-clear");
+  assert.ok(await page.isHidden("#tsume-bar"));
+  // Mini and cannon shogi, the moves typed: a drop that is no check, a check the king escapes.
+  for (const [variant, sfen, quiet, mate] of [["minishogi", "2k2/5/2P2/5/5 b G 1", "G*1e", "G*3b"],
+    ["cannonshogi", "4k4/9/4P4/9/9/9/9/9/9 b G 1", "G*4a", "G*5b"]]) {
+    await page.selectOption("#editor-variant", variant);
+    await page.waitForFunction((v) => document.querySelector("#editor-sfen").value === VARIANTS.get(v).start_sfen, variant);
+    await load(sfen);
+    await page.click("#editor-try");
+    await page.waitForSelector('#tsume-drops button[data-drop="G"]');
+    await page.fill("#tsume-move", quiet);
+    await page.press("#tsume-move", "Enter");
+    await verdict("wrong");
+    assert.match(await page.textContent("#tsume-status"), variant === "minishogi" ? /not a check/ : /no mate after this.*escapes/, variant);
+    await page.click("#tsume-takeback");
+    await page.waitForFunction(() => /Taken back/.test(document.querySelector("#tsume-status").textContent));
+    await page.fill("#tsume-move", mate);
+    await page.press("#tsume-move", "Enter");
+    await verdict("solved");
+  }
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
 // Last: it uses up this address's allowance of engine games (other tests need some).
 test("too many engine games from one address: a 429 with its reason, shown next to Start", async () => {
   const page = await newPage();

@@ -37,6 +37,7 @@ mod engine;
 mod notation;
 mod record;
 mod storage;
+mod tsume;
 mod variants;
 mod variations;
 
@@ -633,6 +634,7 @@ pub async fn app_with(db: &FsPath, bounds: Bounds) -> Result<Router, String> {
         .route("/api/analysis", get(analysis::sfen_analysis))
         .route("/api/positions", post(editor::check_position))
         .route("/api/tsume", post(editor::tsume))
+        .route("/api/tsume/check", post(tsume::check))
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .with_state(state))
 }

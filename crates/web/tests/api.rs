@@ -1964,3 +1964,112 @@ fn a_review_searches_every_position_in_turn_and_judges_the_moves() {
     );
     assert_eq!(status, 422, "{v}");
 }
+
+#[test]
+fn tsume_solved_by_the_player_checks_each_move_and_plays_the_defence() {
+    let db = temp_db("tsume-check");
+    let server = Server::start(&db);
+    // B*3c, 1a2a, G*2b: mate in three.
+    let problem = "8k/8s/7p1/9/7N1/9/9/9/4K4 b BG 1";
+    let check = |moves: &[&str]| {
+        server.post(
+            "/api/tsume/check",
+            None,
+            json!({ "sfen": problem, "moves": moves, "movetime_ms": 5000 }),
+        )
+    };
+    // No move yet: the problem, with the attacker's moves.
+    let (status, v) = check(&[]);
+    assert_eq!(status, 200, "{v}");
+    assert!(v["verdict"].is_null(), "{v}");
+    assert_eq!(v["side_to_move"], "black");
+    assert!(v["legal_moves"]
+        .as_array()
+        .unwrap()
+        .contains(&json!("B*3c")));
+    // The key move: the defence answers with its only escape.
+    let (status, v) = check(&["B*3c"]);
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["verdict"], "correct", "{v}");
+    assert_eq!(v["move"]["usi"], "B*3c");
+    assert_eq!(v["move"]["japanese"], "▲３三角");
+    assert_eq!(v["reply"]["usi"], "1a2a");
+    assert_eq!(v["mate_in"], 1);
+    assert_eq!(v["side_to_move"], "black");
+    assert_eq!(v["position"]["board"][0][7], "k");
+    assert!(v["legal_moves"]
+        .as_array()
+        .unwrap()
+        .contains(&json!("G*2b")));
+    // The mate.
+    let (status, v) = check(&["B*3c", "1a2a", "G*2b"]);
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["verdict"], "solved", "{v}");
+    assert_eq!(v["legal_moves"], json!([]));
+    // Wrong moves: not a check; a check the king escapes by taking.
+    let (status, v) = check(&["B*9a"]);
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["verdict"], "wrong");
+    assert!(v["reason"].as_str().unwrap().contains("not a check"), "{v}");
+    let (status, v) = server.post(
+        "/api/tsume/check",
+        None,
+        json!({ "sfen": "4k4/9/4P4/9/9/9/9/9/9 b G 1", "moves": ["G*4a"] }),
+    );
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["verdict"], "wrong", "{v}");
+    assert!(v["reason"].as_str().unwrap().contains("no mate"), "{v}");
+    assert!(
+        v["escape"]["usi"].as_str().unwrap().starts_with("5a"),
+        "{v}"
+    );
+    assert_eq!(v["side_to_move"], "white");
+    // A tsume of another game: mini shogi, mate in one.
+    let (status, v) = server.post(
+        "/api/tsume/check",
+        None,
+        json!({ "variant": "minishogi", "sfen": "2k2/5/2P2/5/5 b G 1", "moves": ["G*3b"] }),
+    );
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["verdict"], "solved", "{v}");
+    // Bad input: 4xx with the reason.
+    let cases = [
+        (
+            json!({ "sfen": problem, "moves": ["5e5d"] }),
+            422,
+            "move 1 (5e5d)",
+        ),
+        (
+            json!({ "sfen": problem, "moves": ["B*3c", "1a1a"] }),
+            422,
+            "move 2 (1a1a)",
+        ),
+        (
+            json!({ "sfen": problem, "movetime_ms": 0 }),
+            422,
+            "movetime_ms must be 1..=30000",
+        ),
+        (
+            json!({ "sfen": "4k4/9/9/9/9/9/4P4/4P4/4K4 b - 1" }),
+            422,
+            "nifu",
+        ),
+        (json!({ "variant": "chess", "sfen": problem }), 422, "chess"),
+        (
+            json!({ "sfen": problem, "moves": "B*3c" }),
+            400,
+            "malformed JSON",
+        ),
+        (
+            json!({ "sfen": problem, "move": ["B*3c"] }),
+            400,
+            "unknown field",
+        ),
+        (json!({ "moves": [] }), 400, "missing field `sfen`"),
+    ];
+    for (body, code, reason) in cases {
+        let (status, v) = server.post("/api/tsume/check", None, body.clone());
+        assert_eq!(status, code, "{body}: {v}");
+        assert!(v["error"].as_str().unwrap().contains(reason), "{body}: {v}");
+    }
+}
