@@ -1128,6 +1128,48 @@ test("tsume solved by the player: each move checked, the defence played, a wrong
   await page.context().close();
 });
 
+test("side lines tried while analysing are kept in the game's record: the move list and the KIF's variations", async () => {
+  const page = await newPage();
+  await page.waitForFunction(() => VARIANTS.size > 0);
+  // A game for two, its seats in this browser.
+  const id = await page.evaluate(async () => {
+    let g = await api("POST", "/api/games", { variant: "shogi", black: "human", white: "human" });
+    const tokens = g.tokens;
+    setTokens(g.id, tokens);
+    for (const m of ["7g7f", "3c3d", "2g2f", "8c8d"]) g = await api("POST", `/api/games/${g.id}/moves`, { move: m }, tokens[g.side_to_move]);
+    return g.id;
+  });
+  await page.evaluate((id) => { location.hash = "#" + id; }, id);
+  await page.waitForFunction((id) => ui.game && ui.game.id === id && ui.game.moves.length === 4, id);
+  await page.evaluate(() => { banmenAnalysis.movetime = 300; });
+  if (!(await page.evaluate(() => banmenAnalysis.on))) await page.click("#analysis-toggle");
+  // Back to move 1, then White's 8c8d instead of 3c3d, and Black's 2g2f after it.
+  for (let i = 0; i < 3; i++) await page.click("#prev");
+  await page.waitForFunction(() => ui.view && ui.view.ply === 1 && ui.view.pos.legal_moves);
+  for (const [from, to] of [["8c", "8d"], ["2g", "2f"]]) {
+    await clickSq(page, from);
+    await page.waitForSelector(`#board [data-target="${to}"]`);
+    await clickSq(page, to);
+    await page.waitForFunction((m) => ui.view && ui.view.line && ui.view.line.endsWith(`${m}`), from + to);
+  }
+  await page.waitForFunction(() => ui.game.variations.length === 1 && ui.game.variations[0].moves.length === 2);
+  const v = await page.evaluate(() => ui.game.variations[0]);
+  assert.equal(v.ply, 2);
+  assert.deepEqual(v.moves.map((m) => m.usi), ["8c8d", "2g2f"]);
+  assert.deepEqual(await page.evaluate(() => ui.game.moves), ["7g7f", "3c3d", "2g2f", "8c8d"], "the game itself unchanged");
+  // In the move list, under move 2, the current move marked.
+  await page.waitForSelector("#moves details.variation .current");
+  assert.match(await page.textContent("#moves details.variation"), /variation at move 2/);
+  // The KIF export holds it as a branch (変化), as does a reload.
+  const kif = await page.evaluate((id) => fetch(`/api/games/${id}/export?format=kifu`).then((r) => r.text()), id);
+  assert.match(kif, /変化：2手/);
+  assert.match(kif, /変化：2手\n\s+2 ８四歩\(83\)/);
+  await page.reload();
+  await page.waitForFunction((id) => ui.game && ui.game.id === id && ui.game.variations.length === 1, id);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
 // Last: it uses up this address's allowance of engine games (other tests need some).
 test("too many engine games from one address: a 429 with its reason, shown next to Start", async () => {
   const page = await newPage();

@@ -147,7 +147,8 @@ struct Entry {
     answer: Option<consent::Answer>,
     /// The game that continues this one (a rematch).
     rematch: Option<i64>,
-    /// The variations of the record the game was imported from (read-only).
+    /// The variations of the game's record: an imported record's and the
+    /// side lines saved while analysing it.
     variations: Option<Arc<variations::Variations>>,
     /// The address that created the game (not stored: unknown after a restart).
     creator: Option<IpAddr>,
@@ -609,6 +610,7 @@ pub async fn app_with(db: &FsPath, bounds: Bounds) -> Result<Router, String> {
         .route("/api/games/import", post(record::import))
         .route("/api/games/{id}", get(get_game))
         .route("/api/games/{id}/export", get(record::export))
+        .route("/api/games/{id}/variations", post(variations::save_line))
         .route("/api/games/{id}/position", get(position_at))
         .route("/api/pieces", get(pieces))
         .route("/api/variants", get(variants_handler))

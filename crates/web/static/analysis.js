@@ -3,7 +3,8 @@
 // GET /api/games/{id}/analysis as the search deepens. Stepping through the
 // moves starts a new search for the new position (the old stream is closed,
 // which stops its search); Stop closes it, Resume starts it again.
-// Loaded after the page's script, whose globals (ui, $, api, renderHooks) it uses.
+// Loaded after the page's script, whose globals (ui, $, api, accept,
+// tokensOf, showError, renderHooks) it uses.
 "use strict";
 const analysis = {
   on: false,          // the user asked for analysis
@@ -108,12 +109,21 @@ function analysisFollow() {
 renderHooks.push(analysisFollow);
 // While analysing, moves played on a replayed position (step back first in
 // a live game) are tried there: a side line from the game's start, shown
-// and analysed as a variation's moves are (←/→ walk it), never sent.
+// and analysed as a variation's moves are (←/→ walk it), never played in
+// the game. A player of the game (a seat's token in this browser) keeps it
+// in the game's record (POST /api/games/{id}/variations): a variation of
+// the move list and of the KIF, KI2 and JKF exports.
 ui.trying = () => analysis.on && !!ui.view && !!ui.view.pos.legal_moves;
 ui.playTried = (text) => {
   const line = ui.view.line ? ui.view.line.split(",") : ui.game.moves.slice(0, ui.view.ply);
   gotoLine([...line, text]);
+  saveSideLine([...line, text]);
 };
+async function saveSideLine(line) {
+  const t = tokensOf(ui.id), token = t.black || t.white, id = ui.id;
+  if (!token || line.join(",") === ui.game.moves.slice(0, line.length).join(",")) return;
+  try { accept(await api("POST", `/api/games/${id}/variations`, { line }, token)); } catch (e) { showError(e); }
+}
 
 // A score from Black's side as text: +1.25, −0.40, #7 (mate in 7 plies), #-4.
 function scoreText(s) {

@@ -2073,3 +2073,110 @@ fn tsume_solved_by_the_player_checks_each_move_and_plays_the_defence() {
         assert!(v["error"].as_str().unwrap().contains(reason), "{body}: {v}");
     }
 }
+
+#[test]
+fn side_lines_saved_while_analysing_join_the_record_tree_and_its_exports() {
+    let db = temp_db("side-lines");
+    let id = {
+        let server = Server::start(&db);
+        let (id, black, white) = two_people(&server);
+        for (i, m) in ["7g7f", "3c3d", "2g2f", "8c8d"].iter().enumerate() {
+            let token = if i % 2 == 0 { &black } else { &white };
+            assert_eq!(server.play(id, token, m).0, 200, "{m}");
+        }
+        let path = format!("/api/games/{id}/variations");
+        let save = |line: &[&str]| server.post(&path, Some(&black), json!({ "line": line }));
+        let version = server.get(&format!("/api/games/{id}"))["version"].clone();
+        // A side line at move 2, then longer, then one branching off it.
+        let (status, v) = save(&["7g7f", "8c8d"]);
+        assert_eq!(status, 200, "{v}");
+        assert_eq!(tree(&v["variations"]), json!([[2, ["8c8d"], []]]));
+        assert_eq!(v["variations"][0]["moves"][0]["japanese"], "△８四歩");
+        assert!(v["version"].as_u64() > version.as_u64());
+        assert_eq!(moves(&v), ["7g7f", "3c3d", "2g2f", "8c8d"]);
+        let (status, v) = save(&["7g7f", "8c8d", "2g2f", "8d8e"]);
+        assert_eq!(status, 200, "{v}");
+        let (status, v) = save(&["7g7f", "8c8d", "6i7h"]);
+        assert_eq!(status, 200, "{v}");
+        // Off the main line again, at move 4 (White's token may save too).
+        let (status, v) = server.post(
+            &path,
+            Some(&white),
+            json!({ "line": ["7g7f", "3c3d", "2g2f", "4c4d"] }),
+        );
+        assert_eq!(status, 200, "{v}");
+        let expected = json!([
+            [2, ["8c8d", "2g2f", "8d8e"], [[3, ["6i7h"], []]]],
+            [4, ["4c4d"], []]
+        ]);
+        assert_eq!(tree(&v["variations"]), expected);
+        // Lines already in the record change nothing.
+        let version = v["version"].clone();
+        for line in [&["7g7f", "8c8d", "2g2f"][..], &["7g7f", "3c3d"][..]] {
+            let (status, v) = save(line);
+            assert_eq!(status, 200, "{v}");
+            assert_eq!(v["version"], version);
+            assert_eq!(tree(&v["variations"]), expected);
+        }
+        // The exports that hold variations write them as branches.
+        let (status, text) = server.export(id, "kifu");
+        assert_eq!(status, 200);
+        for mark in ["変化：2手", "変化：3手", "変化：4手", "４四歩(43)"] {
+            assert!(text.contains(mark), "{mark}:\n{text}");
+        }
+        let (status, back) = server.post(
+            "/api/games/import",
+            None,
+            json!({ "text": text, "format": "kifu" }),
+        );
+        assert_eq!(status, 201, "{back}");
+        assert_eq!(tree(&back["variations"]), expected);
+        let (status, text) = server.export(id, "ki2");
+        assert_eq!(status, 200);
+        assert!(text.contains("変化：3手"), "{text}");
+        // Bad requests: the reason, and the record as it was.
+        let cases = [
+            (None, json!({ "line": ["2g2f"] }), 401, "Authorization"),
+            (Some("nope"), json!({ "line": ["2g2f"] }), 403, "no seat"),
+            (Some(black.as_str()), json!({ "line": [] }), 422, "line"),
+            (
+                Some(black.as_str()),
+                json!({ "line": ["7g7f", "7g7f"] }),
+                422,
+                "move 2 (7g7f)",
+            ),
+            (
+                Some(black.as_str()),
+                json!({ "line": "7g7f" }),
+                400,
+                "malformed JSON",
+            ),
+        ];
+        for (token, body, code, reason) in cases {
+            let (status, v) = server.post(&path, token, body.clone());
+            assert_eq!(status, code, "{body}: {v}");
+            assert!(v["error"].as_str().unwrap().contains(reason), "{body}: {v}");
+        }
+        let (status, _) = server.post(
+            "/api/games/999/variations",
+            Some(&black),
+            json!({ "line": ["2g2f"] }),
+        );
+        assert_eq!(status, 404);
+        assert_eq!(
+            tree(&server.get(&format!("/api/games/{id}"))["variations"]),
+            expected
+        );
+        id
+    };
+    // Stored with the game.
+    let server = Server::start(&db);
+    let v = server.get(&format!("/api/games/{id}"));
+    assert_eq!(
+        tree(&v["variations"]),
+        json!([
+            [2, ["8c8d", "2g2f", "8d8e"], [[3, ["6i7h"], []]]],
+            [4, ["4c4d"], []]
+        ])
+    );
+}
