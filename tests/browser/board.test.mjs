@@ -1028,7 +1028,7 @@ test("the board editor: nifu refused with the reason, play from here, analyse, t
   await page.context().close();
 });
 
-test("game review: a graph of the evaluation of a 60-move game, mistakes marked, a click goes there", async () => {
+test("game review: computed in the background with a progress bar, a graph of the evaluation of a 60-move game, mistakes marked, a click goes there", async () => {
   const page = await newPage();
   await finishedGame(page, "shogi", 60);
   const n = await page.evaluate(() => ui.game.moves.length);
@@ -1036,8 +1036,21 @@ test("game review: a graph of the evaluation of a 60-move game, mistakes marked,
   await page.evaluate(() => { banmenReview.movetime = 60; });
   await page.click("#review-start");
   await page.waitForSelector("#review-graph");
-  await page.waitForFunction(() => /reviewing/.test(document.querySelector("#review-info").textContent));
+  await page.waitForFunction(() => /reviewing: \d+ of \d+ positions/.test(document.querySelector("#review-info").textContent));
+  assert.ok(await page.isVisible("#review-progress"), "a progress bar while it runs");
+  // The review goes on on the server without the page: after a reload it
+  // has not started over, and the page picks it up.
+  await page.waitForFunction(() => banmenReview.count >= 3);
+  const before = await page.evaluate(() => banmenReview.count);
+  const id = await page.evaluate(() => ui.game.id);
+  await page.reload();
+  await page.waitForFunction((id) => ui.game && ui.game.id === id, id);
+  const asked = await page.evaluate((id) => fetch(`/api/games/${id}/review`).then((r) => r.json()), id);
+  assert.ok(asked.done >= before, `${asked.done} of ${asked.total} done after the reload, ${before} before`);
+  await page.evaluate(() => { banmenReview.movetime = 60; });
+  await page.click("#review-start");
   await page.waitForSelector('#review[data-done="yes"]', { timeout: 60000 });
+  assert.ok(await page.isHidden("#review-progress"));
   const points = await page.$eval("#review-line", (l) => l.getAttribute("points").trim().split(" ").length);
   assert.equal(points, n + 1);
   assert.match(await page.textContent("#review-info"), /^Black: \d+ inaccurac(y|ies), \d+ mistakes?, \d+ blunders?\. White: /);

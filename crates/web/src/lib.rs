@@ -36,6 +36,7 @@ mod editor;
 mod engine;
 mod notation;
 mod record;
+mod review;
 mod storage;
 mod tsume;
 mod variants;
@@ -360,6 +361,8 @@ struct AppState {
     pool: Pool,
     /// The analyses running, per address.
     analyses: analysis::Running,
+    /// The game reviews running in the background, per game.
+    reviews: review::Reviews,
 }
 
 type Shared = Arc<AppState>;
@@ -586,6 +589,7 @@ pub async fn app_with(db: &FsPath, bounds: Bounds) -> Result<Router, String> {
         pool: Pool::new(bounds.engines),
         bounds,
         analyses: analysis::Running::default(),
+        reviews: review::Reviews::default(),
     });
     let jobs: Vec<EngineJob> = {
         let mut inner = state.inner.lock().expect("lock");
@@ -625,14 +629,8 @@ pub async fn app_with(db: &FsPath, bounds: Bounds) -> Result<Router, String> {
         .route("/api/games/{id}/rematch", post(consent::rematch))
         .route("/api/games/{id}/seat", get(consent::seat_of))
         .route("/api/games/{id}/events", get(events_handler))
-        .route(
-            "/api/games/{id}/analysis",
-            get(|s, c, p, q| analysis::game_stream(s, c, p, q, analysis::Ask::Analysis)),
-        )
-        .route(
-            "/api/games/{id}/review",
-            get(|s, c, p, q| analysis::game_stream(s, c, p, q, analysis::Ask::Review)),
-        )
+        .route("/api/games/{id}/analysis", get(analysis::game_stream))
+        .route("/api/games/{id}/review", get(review::review))
         .route("/api/analysis", get(analysis::sfen_analysis))
         .route("/api/positions", post(editor::check_position))
         .route("/api/tsume", post(editor::tsume))

@@ -1925,44 +1925,149 @@ fn the_editor_checks_positions_plays_from_them_and_solves_tsume() {
     assert_eq!(status, 422, "{v}");
 }
 
+/// Asks for the game's review (`path`) until it is done, for at most 60 s:
+/// every answer seen.
+fn review_until_done(server: &Server, path: &str) -> Vec<Value> {
+    let start = Instant::now();
+    let mut seen = Vec::new();
+    loop {
+        let v = server.get(path);
+        let done = v["state"] == "done";
+        seen.push(v);
+        if done {
+            return seen;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "{:?}",
+            seen.last()
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+/// A shogi game between two people after `n` moves drawn by a fixed rule.
+fn shogi_of(server: &Server, n: usize) -> i64 {
+    let (id, b, w) = two_people(server);
+    let mut v = server.get(&format!("/api/games/{id}"));
+    for i in 0..n {
+        let legal = v["legal_moves"].as_array().expect("legal moves");
+        let m = legal[(i * 7 + 3) % legal.len()]
+            .as_str()
+            .unwrap()
+            .to_string();
+        let token = if i % 2 == 0 { &b } else { &w };
+        let (status, next) = server.play(id, token, &m);
+        assert_eq!(status, 200, "{m}: {next}");
+        v = next;
+    }
+    id
+}
+
 #[test]
-fn a_review_searches_every_position_in_turn_and_judges_the_moves() {
+fn a_review_runs_in_the_background_shows_its_progress_and_judges_the_moves() {
     let db = temp_db("review");
     let server = Server::start(&db);
     // Black puts its bishop where White's takes it (8h3c??, 2bx3c).
     let id = shogi_after(&server, &["7g7f", "3c3d", "8h3c", "2b3c"]);
-    let (status, events) = stream(&server, &format!("/api/games/{id}/review?movetime_ms=100"));
-    assert_eq!(status, 200);
-    let plies: Vec<&Value> = events.iter().filter(|e| e["type"] == "ply").collect();
-    assert_eq!(plies.len(), 5, "{events:?}");
+    let path = format!("/api/games/{id}/review?movetime_ms=100");
+    // The first answer comes at once: the review started, nothing done yet.
+    let first = server.get(&path);
+    assert_eq!(first["state"], "running", "{first}");
+    assert_eq!(first["done"], 0);
+    assert_eq!(first["total"], 5);
+    let seen = review_until_done(&server, &path);
+    // Asked again while it runs, the same review goes on: progress only grows.
+    let done: Vec<u64> = seen.iter().map(|v| v["done"].as_u64().unwrap()).collect();
+    assert!(done.windows(2).all(|w| w[0] <= w[1]), "{done:?}");
+    let last = seen.last().unwrap();
+    assert_eq!(last["done"], 5);
+    let plies = last["plies"].as_array().unwrap();
+    assert_eq!(plies.len(), 5, "{last}");
     for (i, p) in plies.iter().enumerate() {
         assert_eq!(p["ply"], i);
         let c = p["black_chances"].as_f64().unwrap();
         assert!((-1.0..=1.0).contains(&c), "{p}");
     }
     assert_eq!(plies[3]["move"], "8h3c");
-    assert_eq!(plies[3]["judgement"], "blunder", "{:?}", plies);
+    assert_eq!(plies[3]["judgement"], "blunder", "{plies:?}");
     assert!(plies[4]["black_chances"].as_f64().unwrap() < -0.3);
-    assert_eq!(events.last().unwrap()["type"], "done");
     // Kept with the game: asked again, the same review at once, also after
-    // a restart; `fresh` searches again.
-    let stored: Vec<Value> = events.into_iter().skip(1).collect();
+    // a restart; `fresh` searches again from the start.
     drop(server);
     let server = Server::start(&db);
-    let (_, again) = stream(&server, &format!("/api/games/{id}/review"));
-    assert_eq!(again, stored);
-    let (_, fresh) = stream(
-        &server,
-        &format!("/api/games/{id}/review?fresh=1&nodes=500"),
-    );
-    assert_eq!(fresh[0]["type"], "queued");
+    let again = server.get(&format!("/api/games/{id}/review"));
+    assert_eq!(again["state"], "done");
+    assert_eq!(again["plies"], last["plies"]);
+    let fresh = server.get(&format!("/api/games/{id}/review?fresh=1&nodes=500"));
+    assert_eq!(fresh["state"], "running");
+    assert_eq!(fresh["done"], 0);
+    for bad in ["movetime_ms=6000", "movetime_ms=0", "nodes=x"] {
+        let (status, v) = server.call("GET", &format!("/api/games/{id}/review?{bad}"), None, None);
+        assert_eq!(status, 422, "{bad}: {v}");
+    }
+    let (status, _) = server.call("GET", "/api/games/999/review", None, None);
+    assert_eq!(status, 404);
+}
+
+#[test]
+fn a_review_cut_short_by_a_restart_goes_on_from_where_it_was() {
+    let db = temp_db("review-restart");
+    let path = {
+        let server = Server::start(&db);
+        let id = shogi_of(&server, 24);
+        let path = format!("/api/games/{id}/review?movetime_ms=150");
+        let start = Instant::now();
+        loop {
+            let v = server.get(&path);
+            // Stored every 8 positions: stop once some are.
+            if v["done"].as_u64().unwrap() >= 10 {
+                assert_eq!(v["state"], "running", "{v}");
+                break;
+            }
+            assert!(start.elapsed() < Duration::from_secs(60), "{v}");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        path
+    };
+    let server = Server::start(&db);
+    let v = server.get(&path);
+    assert_eq!(v["state"], "running");
+    assert!(v["done"].as_u64().unwrap() >= 8, "{v}");
+    let last = review_until_done(&server, &path).pop().unwrap();
+    assert_eq!(last["done"], 25);
+    let plies: Vec<u64> = last["plies"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["ply"].as_u64().unwrap())
+        .collect();
+    assert_eq!(plies, (0..25).collect::<Vec<u64>>());
+}
+
+#[test]
+fn an_address_runs_at_most_two_reviews_at_once() {
+    let db = temp_db("review-share");
+    let server = Server::start_with(&db, Some(bounds(1, None, None)));
+    let games: Vec<i64> = (0..3).map(|_| shogi_of(&server, 6)).collect();
+    for &id in &games[..2] {
+        let v = server.get(&format!("/api/games/{id}/review?movetime_ms=3000"));
+        assert_eq!(v["state"], "running", "{v}");
+    }
     let (status, v) = server.call(
         "GET",
-        &format!("/api/games/{id}/review?movetime_ms=6000"),
+        &format!("/api/games/{}/review?movetime_ms=3000", games[2]),
         None,
         None,
     );
-    assert_eq!(status, 422, "{v}");
+    assert_eq!(status, 429, "{v}");
+    assert!(
+        v["error"].as_str().unwrap().contains("too many reviews"),
+        "{v}"
+    );
+    // Asking again for a running one is no new review.
+    let v = server.get(&format!("/api/games/{}/review", games[0]));
+    assert_eq!(v["state"], "running", "{v}");
 }
 
 #[test]
