@@ -1041,6 +1041,7 @@ test("game review: computed in the background with a progress bar, a graph of th
   // The review goes on on the server without the page: after a reload it
   // has not started over, and the page picks it up.
   await page.waitForFunction(() => banmenReview.count >= 3);
+  await page.screenshot({ path: join(ARTIFACTS, "review-progress.png") });
   const before = await page.evaluate(() => banmenReview.count);
   const id = await page.evaluate(() => ui.game.id);
   await page.reload();
@@ -1173,6 +1174,7 @@ test("side lines tried while analysing are kept in the game's record: the move l
   // In the move list, under move 2, the current move marked.
   await page.waitForSelector("#moves details.variation .current");
   assert.match(await page.textContent("#moves details.variation"), /variation at move 2/);
+  await page.screenshot({ path: join(ARTIFACTS, "side-line.png") });
   // The KIF export holds it as a branch (変化), as does a reload.
   const kif = await page.evaluate((id) => fetch(`/api/games/${id}/export?format=kifu`).then((r) => r.text()), id);
   assert.match(kif, /変化：2手/);
