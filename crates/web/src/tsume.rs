@@ -127,27 +127,51 @@ fn move_json<B: BitBoard>(before: &Position<B>, m: Move, previous: Option<Square
     })
 }
 
+/// The last move of a line: the position before it, the square the move
+/// before it went to (for `同`), the move.
+struct Last<B: BitBoard> {
+    before: Position<B>,
+    previous: Option<Square>,
+    m: Move,
+}
+
+/// `problem` after `moves`, and their last.
+///
+/// # Errors
+/// An illegal move, with its number and the rules core's reason.
+fn replay<B: BitBoard>(
+    problem: &Position<B>,
+    moves: &[String],
+) -> Result<(Position<B>, Option<Last<B>>), String> {
+    let mut pos = problem.clone();
+    let mut last: Option<Last<B>> = None;
+    for (i, text) in moves.iter().enumerate() {
+        let m = pos
+            .parse_move(text.trim())
+            .map_err(|e| format!("move {} ({text}): {e}", i + 1))?;
+        let previous = last.as_ref().map(|l| l.m.to());
+        last = Some(Last {
+            before: pos.clone(),
+            previous,
+            m,
+        });
+        pos.make_move(m);
+    }
+    Ok((pos, last))
+}
+
 /// The answer for the problem after `moves`: the position now with its
 /// legal moves, and for an odd number of moves the verdict on the last.
 ///
 /// # Errors
 /// An illegal move, with its number and the rules core's reason.
 fn answer<B: BitBoard>(problem: &Position<B>, moves: &[String], ms: u64) -> Result<Value, String> {
-    let mut pos = problem.clone();
-    let mut previous = None;
-    let mut before = None;
-    for (i, text) in moves.iter().enumerate() {
-        let m = pos
-            .parse_move(text.trim())
-            .map_err(|e| format!("move {} ({text}): {e}", i + 1))?;
-        before = Some((pos.clone(), previous, m));
-        previous = Some(m.to());
-        pos.make_move(m);
-    }
+    let (mut pos, last) = replay(problem, moves)?;
+    let previous = last.as_ref().map(|l| l.m.to());
     let mut out = json!({ "verdict": null, "reason": null, "move": null, "reply": null, "escape": null, "mate_in": null });
     if moves.len() % 2 == 1 {
-        let (was, was_previous, m) = before.expect("an odd number of moves");
-        out["move"] = move_json(&was, m, was_previous);
+        let last = last.expect("an odd number of moves");
+        out["move"] = move_json(&last.before, last.m, last.previous);
         let deadline = Instant::now() + Duration::from_millis(ms);
         match judge(&pos, deadline, &Control::default()) {
             Verdict::Solved => out["verdict"] = json!("solved"),
@@ -208,6 +232,9 @@ pub(crate) async fn check(State(s): State<Shared>, body: Bytes) -> Result<Respon
         Err(problems) => return Ok(refused(problems)),
     };
     let moves = req.moves;
+    // An illegal move is refused before the solver's turn in the pool comes.
+    with_position!(&pos, p => replay(p, &moves).map(|_| ()))
+        .map_err(|e| err(StatusCode::UNPROCESSABLE_ENTITY, e))?;
     let (tx, rx) = tokio::sync::oneshot::channel();
     spawn_search(s, move |_| {
         Some(move || {
