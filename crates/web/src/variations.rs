@@ -414,3 +414,55 @@ pub(crate) async fn save_line(
         })
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn line(text: &str) -> Vec<String> {
+        text.split_whitespace().map(String::from).collect()
+    }
+
+    /// `[ply, moves, children]`, recursively.
+    fn shape(tree: &[Variation]) -> Value {
+        tree.iter()
+            .map(|v| json!([v.ply, v.moves.join(" "), shape(&v.variations)]))
+            .collect()
+    }
+
+    #[test]
+    fn a_line_follows_the_tree_then_branches_off_or_goes_on() {
+        let main = line("a b c d");
+        let mut tree = Vec::new();
+        assert!(add_line(&main, 1, &mut tree, &line("a x")));
+        assert!(add_line(&main, 1, &mut tree, &line("a x y z")));
+        assert!(add_line(&main, 1, &mut tree, &line("a x w")));
+        assert!(add_line(&main, 1, &mut tree, &line("a b c e")));
+        assert!(add_line(&main, 1, &mut tree, &line("v")));
+        // Already there: the main line, a variation, a part of one.
+        for known in ["a b", "a b c d", "a x y", "a x w", "v"] {
+            assert!(!add_line(&main, 1, &mut tree, &line(known)), "{known}");
+        }
+        assert_eq!(
+            shape(&tree),
+            json!([[1, "v", []], [2, "x y z", [[3, "w", []]]], [4, "e", []]])
+        );
+    }
+
+    #[test]
+    fn a_variation_with_a_result_is_branched_off_not_lengthened() {
+        let main = line("a b");
+        let mut tree = vec![Variation {
+            ply: 2,
+            moves: line("x"),
+            result: Some(GameResult {
+                winner: None,
+                reason: EndReason::Resignation,
+            }),
+            ..Variation::default()
+        }];
+        assert!(add_line(&main, 1, &mut tree, &line("a x y")));
+        assert_eq!(shape(&tree), json!([[2, "x", [[3, "y", []]]]]));
+        assert_eq!(moves_in(&tree[0]), 2);
+    }
+}
