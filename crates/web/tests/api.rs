@@ -2137,6 +2137,19 @@ fn tsume_solved_by_the_player_checks_each_move_and_plays_the_defence() {
     );
     assert_eq!(status, 200, "{v}");
     assert_eq!(v["verdict"], "solved", "{v}");
+    // Dai dai shogi (no drops): the gold mates from 8c, protected by the
+    // pawn; from 8b the king takes it.
+    let dai_dai = format!("8kg8/17/8PAGG7/{} b - 1", ["17"; 14].join("/"));
+    for (mv, verdict) in [("8c9b", "solved"), ("8c8b", "wrong")] {
+        let (status, v) = server.post(
+            "/api/tsume/check",
+            None,
+            json!({ "variant": "daidaishogi", "sfen": dai_dai, "moves": [mv] }),
+        );
+        assert_eq!(status, 200, "{v}");
+        assert_eq!(v["verdict"], verdict, "{mv}: {v}");
+        assert_eq!(v["position"]["files"], 17);
+    }
     // Bad input: 4xx with the reason.
     let cases = [
         (
