@@ -82,11 +82,11 @@ pub(crate) async fn review(
     }
     let ip = client_ip(client);
     let control = Arc::new(Control::default());
-    let answer = blocking(|| {
+    let (answer, started) = blocking(|| {
         let mut map = s.reviews.0.lock().expect("lock");
         if let Some(r) = map.get(&id) {
             if r.moves == moves && !fresh {
-                return Ok(progress("running", &r.plies, r.total));
+                return Ok((progress("running", &r.plies, r.total), false));
             }
             r.control.stop.store(true, Ordering::Relaxed);
             map.remove(&id);
@@ -112,9 +112,11 @@ pub(crate) async fn review(
                 ip,
             },
         );
-        Ok(answer)
+        Ok((answer, true))
     })?;
-    step(s, id, Arc::new(game), moves, limits, control);
+    if started {
+        step(s, id, Arc::new(game), moves, limits, control);
+    }
     Ok(answer)
 }
 
