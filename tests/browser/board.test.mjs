@@ -1028,7 +1028,7 @@ test("the board editor: nifu refused with the reason, play from here, analyse, t
   await page.context().close();
 });
 
-test("game review: a graph of the evaluation of a 60-move game, mistakes marked, a click goes there", async () => {
+test("game review: computed in the background with a progress bar, a graph of the evaluation of a 60-move game, mistakes marked, a click goes there", async () => {
   const page = await newPage();
   await finishedGame(page, "shogi", 60);
   const n = await page.evaluate(() => ui.game.moves.length);
@@ -1036,8 +1036,22 @@ test("game review: a graph of the evaluation of a 60-move game, mistakes marked,
   await page.evaluate(() => { banmenReview.movetime = 60; });
   await page.click("#review-start");
   await page.waitForSelector("#review-graph");
-  await page.waitForFunction(() => /reviewing/.test(document.querySelector("#review-info").textContent));
+  await page.waitForFunction(() => /reviewing: \d+ of \d+ positions/.test(document.querySelector("#review-info").textContent));
+  assert.ok(await page.isVisible("#review-progress"), "a progress bar while it runs");
+  // The review goes on on the server without the page: after a reload it
+  // has not started over, and the page picks it up.
+  await page.waitForFunction(() => banmenReview.count >= 3);
+  await page.screenshot({ path: join(ARTIFACTS, "review-progress.png") });
+  const before = await page.evaluate(() => banmenReview.count);
+  const id = await page.evaluate(() => ui.game.id);
+  await page.reload();
+  await page.waitForFunction((id) => ui.game && ui.game.id === id, id);
+  const asked = await page.evaluate((id) => fetch(`/api/games/${id}/review`).then((r) => r.json()), id);
+  assert.ok(asked.done >= before, `${asked.done} of ${asked.total} done after the reload, ${before} before`);
+  await page.evaluate(() => { banmenReview.movetime = 60; });
+  await page.click("#review-start");
   await page.waitForSelector('#review[data-done="yes"]', { timeout: 60000 });
+  assert.ok(await page.isHidden("#review-progress"));
   const points = await page.$eval("#review-line", (l) => l.getAttribute("points").trim().split(" ").length);
   assert.equal(points, n + 1);
   assert.match(await page.textContent("#review-info"), /^Black: \d+ inaccurac(y|ies), \d+ mistakes?, \d+ blunders?\. White: /);
@@ -1057,6 +1071,116 @@ test("game review: a graph of the evaluation of a 60-move game, mistakes marked,
   await page.waitForFunction((old) => ui.game && ui.game.id !== old, old);
   assert.equal(await page.evaluate(() => ui.game.start_sfen), sfen);
   assert.equal(await page.evaluate(() => ui.game.black === "human" && ui.game.white === "human"), true);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test("tsume solved by the player: each move checked, the defence played, a wrong move taken back; mini and cannon shogi", async () => {
+  const page = await newPage();
+  await page.waitForFunction(() => VARIANTS.size > 0);
+  await page.click("#show-editor");
+  await page.waitForSelector('#editor-board g[data-token="K"]');
+  await page.evaluate(() => { banmenTsume.replyMs = 100; });
+  const load = async (sfen) => {
+    await page.fill("#editor-sfen", sfen);
+    await page.click("#editor-load");
+    // (The defender of a kingless problem holds the pieces not shown: the hands differ.)
+    await page.waitForFunction((s) => document.querySelector("#editor-sfen").value.startsWith(s.split(" ")[0] + " "), sfen);
+  };
+  const esq = (sq) => page.click(`#editor-board rect[data-esq="${sq}"]`);
+  const verdict = (v) => page.waitForFunction((v) => document.querySelector("#tsume-status").dataset.verdict === v, v);
+  // B*3c, 1a2a, G*2b: mate in three.
+  await load("8k/8s/7p1/9/7N1/9/9/9/4K4 b BG 1");
+  await page.click("#editor-try");
+  await page.waitForSelector('#tsume-drops button[data-drop="B"]');
+  assert.match(await page.textContent("#tsume-status"), /Find the mate: black to move/);
+  // A wrong move first: no check.
+  await page.click('#tsume-drops button[data-drop="B"]');
+  await page.waitForSelector('#editor-board [data-ttarget="9a"]');
+  await esq("9a");
+  await verdict("wrong");
+  assert.match(await page.textContent("#tsume-status"), /Wrong: not a check/);
+  assert.equal(await page.evaluate(() => banmenEditor.board[0][0]), "B");
+  await page.click("#tsume-takeback");
+  await page.waitForFunction(() => /Taken back/.test(document.querySelector("#tsume-status").textContent));
+  assert.equal(await page.evaluate(() => banmenEditor.board[0][0]), null);
+  // The key move: the defence answers on the board.
+  await page.click('#tsume-drops button[data-drop="B"]');
+  await esq("3c");
+  await verdict("correct");
+  assert.match(await page.textContent("#tsume-status"), /Correct: .*mate in 1 more/);
+  await page.waitForFunction(() => document.querySelector("#tsume-status").dataset.replied === "2");
+  assert.equal(await page.evaluate(() => banmenEditor.board[0][7]), "k", "the king went to 2a");
+  await page.click('#tsume-drops button[data-drop="G"]');
+  await esq("2b");
+  await verdict("solved");
+  assert.match(await page.textContent("#tsume-status"), /Solved: mate in 3 plies/);
+  assert.equal(await page.locator("#tsume-moves li").count(), 3);
+  await page.screenshot({ path: join(ARTIFACTS, "tsume-solved.png") });
+  // An edit ends the solving.
+  await page.click("#editor-clear");
+  assert.ok(await page.isHidden("#tsume-bar"));
+  // Mini and cannon shogi, the moves typed: a drop that is no check, a check the king escapes.
+  for (const [variant, sfen, quiet, mate] of [["minishogi", "2k2/5/2P2/5/5 b G 1", "G*1e", "G*3b"],
+    ["cannonshogi", "4k4/9/4P4/9/9/9/9/9/9 b G 1", "G*4a", "G*5b"]]) {
+    await page.selectOption("#editor-variant", variant);
+    await page.waitForFunction((v) => document.querySelector("#editor-sfen").value === VARIANTS.get(v).start_sfen, variant);
+    await load(sfen);
+    await page.click("#editor-try");
+    await page.waitForSelector('#tsume-drops button[data-drop="G"]');
+    await page.fill("#tsume-move", quiet);
+    await page.press("#tsume-move", "Enter");
+    await verdict("wrong");
+    assert.match(await page.textContent("#tsume-status"), variant === "minishogi" ? /not a check/ : /no mate after this.*escapes/, variant);
+    await page.click("#tsume-takeback");
+    await page.waitForFunction(() => /Taken back/.test(document.querySelector("#tsume-status").textContent));
+    await page.fill("#tsume-move", mate);
+    await page.press("#tsume-move", "Enter");
+    await verdict("solved");
+  }
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test("side lines tried while analysing are kept in the game's record: the move list and the KIF's variations", async () => {
+  const page = await newPage();
+  await page.waitForFunction(() => VARIANTS.size > 0);
+  // A game for two, its seats in this browser.
+  const id = await page.evaluate(async () => {
+    let g = await api("POST", "/api/games", { variant: "shogi", black: "human", white: "human" });
+    const tokens = g.tokens;
+    setTokens(g.id, tokens);
+    for (const m of ["7g7f", "3c3d", "2g2f", "8c8d"]) g = await api("POST", `/api/games/${g.id}/moves`, { move: m }, tokens[g.side_to_move]);
+    return g.id;
+  });
+  await page.evaluate((id) => { location.hash = "#" + id; }, id);
+  await page.waitForFunction((id) => ui.game && ui.game.id === id && ui.game.moves.length === 4, id);
+  await page.evaluate(() => { banmenAnalysis.movetime = 300; });
+  if (!(await page.evaluate(() => banmenAnalysis.on))) await page.click("#analysis-toggle");
+  // Back to move 1, then White's 8c8d instead of 3c3d, and Black's 2g2f after it.
+  for (let i = 0; i < 3; i++) await page.click("#prev");
+  await page.waitForFunction(() => ui.view && ui.view.ply === 1 && ui.view.pos.legal_moves);
+  for (const [from, to] of [["8c", "8d"], ["2g", "2f"]]) {
+    await clickSq(page, from);
+    await page.waitForSelector(`#board [data-target="${to}"]`);
+    await clickSq(page, to);
+    await page.waitForFunction((m) => ui.view && ui.view.line && ui.view.line.endsWith(`${m}`), from + to);
+  }
+  await page.waitForFunction(() => ui.game.variations.length === 1 && ui.game.variations[0].moves.length === 2);
+  const v = await page.evaluate(() => ui.game.variations[0]);
+  assert.equal(v.ply, 2);
+  assert.deepEqual(v.moves.map((m) => m.usi), ["8c8d", "2g2f"]);
+  assert.deepEqual(await page.evaluate(() => ui.game.moves), ["7g7f", "3c3d", "2g2f", "8c8d"], "the game itself unchanged");
+  // In the move list, under move 2, the current move marked.
+  await page.waitForSelector("#moves details.variation .current");
+  assert.match(await page.textContent("#moves details.variation"), /variation at move 2/);
+  await page.screenshot({ path: join(ARTIFACTS, "side-line.png") });
+  // The KIF export holds it as a branch (変化), as does a reload.
+  const kif = await page.evaluate((id) => fetch(`/api/games/${id}/export?format=kifu`).then((r) => r.text()), id);
+  assert.match(kif, /変化：2手/);
+  assert.match(kif, /変化：2手\n\s+2 ８四歩\(83\)/);
+  await page.reload();
+  await page.waitForFunction((id) => ui.game && ui.game.id === id && ui.game.variations.length === 1, id);
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });

@@ -4,12 +4,13 @@
 //! engine pool beside the engine sides' moves; it reads a copy of the game
 //! and never touches the game itself or its clocks. Closing the stream stops
 //! it; an address running more than [`PER_CLIENT`] analyses loses its oldest.
+//! (The game review, every position in turn, is [`crate::review`].)
 
 use crate::bounds::spawn_search;
 use crate::engine::history;
 use crate::{
-    blocking, client_ip, err, new_game, notation, parse_id, read_game, with_game, AnyGame,
-    ApiError, Client, Shared,
+    client_ip, err, new_game, notation, parse_id, read_game, with_game, AnyGame, ApiError, Client,
+    Shared,
 };
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
@@ -98,7 +99,11 @@ where
 }
 
 /// The query's `movetime_ms` (at most `most`, else `default`) and `nodes`.
-fn limits(q: &BTreeMap<String, String>, most: u64, default: u64) -> Result<Limits, ApiError> {
+pub(crate) fn limits(
+    q: &BTreeMap<String, String>,
+    most: u64,
+    default: u64,
+) -> Result<Limits, ApiError> {
     Ok(Limits {
         movetime: Some(number(q, "movetime_ms", 1..=most)?.unwrap_or(default)),
         nodes: number(q, "nodes", 1..=u64::MAX)?,
@@ -146,54 +151,18 @@ fn split_moves(text: &str) -> Vec<String> {
         .collect()
 }
 
-/// What a game's stream is for.
-#[derive(Clone, Copy, Debug)]
-pub(crate) enum Ask {
-    /// `GET /api/games/{id}/analysis?ply=N|line=M1,M2,…&multipv=K&movetime_ms=T&nodes=N`:
-    /// the best lines of the position after `N` moves of the game (default:
-    /// now), or after the USI moves `line` from its start (a variation).
-    Analysis,
-    /// `GET /api/games/{id}/review?movetime_ms=T&nodes=N`: every position of
-    /// the game searched in turn (`T` ms each, default 300, at most 5,000),
-    /// streamed as one `ply` event each, in order, then `done`.
-    Review,
-}
-
-/// A game's analysis or review (the routes pass `ask`).
+/// `GET /api/games/{id}/analysis?ply=N|line=M1,M2,…&multipv=K&movetime_ms=T&nodes=N`:
+/// the best lines of the position after `N` moves of the game (default:
+/// now), or after the USI moves `line` from its start (a variation).
 pub(crate) async fn game_stream(
     State(s): State<Shared>,
     client: Client,
     Path(id): Path<String>,
     Query(q): Query<BTreeMap<String, String>>,
-    ask: Ask,
 ) -> Result<Response, ApiError> {
     let id = parse_id(&id)?;
     let (game, played) = read_game(&s, id, |e| Ok((e.game.clone(), e.usi.clone())))?;
     let ip = client_ip(client);
-    if let Ask::Review = ask {
-        let limits = limits(&q, MAX_REVIEW_MS, DEFAULT_REVIEW_MS)?;
-        let moves = played.join(" ");
-        if !q.contains_key("fresh") {
-            if let Some(events) = blocking(|| stored_review(&s, id, &moves)) {
-                return Ok(sse(futures_util::stream::iter(events)));
-            }
-        }
-        let shared = s.clone();
-        return Ok(stream(s, ip, move |c, send| {
-            let kept = Mutex::new(Vec::new());
-            let keep = |v: Value| {
-                if let Ok(mut k) = kept.lock() {
-                    k.push(v.clone());
-                }
-                send(v);
-            };
-            with_game!(&game, g => review_game(g, &limits, c, &keep));
-            let kept = kept.into_inner().unwrap_or_default();
-            if kept.last().is_some_and(|v| v["type"] == "done") {
-                store_review(&shared, id, &moves, &kept);
-            }
-        }));
-    }
     let moves = match (q.get("line"), number(&q, "ply", 0..=played.len())?) {
         (Some(_), Some(_)) => return Err(bad("give ply or line, not both")),
         (Some(line), None) => split_moves(line),
@@ -232,8 +201,8 @@ impl Drop for StopOnDrop {
 }
 
 /// Queues `work` in the engine pool and streams what it sends: a `queued`
-/// event first, then its reports (`info` as an analysis deepens, `ply` as a
-/// review goes on), then `done`. Closing the stream stops the work.
+/// event first, then its reports (`info` as the search deepens), then
+/// `done`. Closing the stream stops the work.
 fn stream<W>(s: Shared, ip: Option<IpAddr>, work: W) -> Response
 where
     W: FnOnce(&Control, &(dyn Fn(Value) + Sync)) + Send + 'static,
@@ -272,44 +241,6 @@ fn sse(values: impl futures_util::Stream<Item = Value> + Send + 'static) -> Resp
         .into_response()
 }
 
-/// A game's review as stored once finished (table `reviews`, made on first
-/// use), when it reviewed these moves.
-fn stored_review(s: &Shared, id: i64, moves: &str) -> Option<Vec<Value>> {
-    let inner = s.inner.lock().ok()?;
-    let text: String = inner
-        .conn
-        .query_row(
-            "SELECT events FROM reviews WHERE game = ?1 AND moves = ?2",
-            rusqlite::params![id, moves],
-            |r| r.get(0),
-        )
-        .ok()?;
-    serde_json::from_str(&text).ok()
-}
-
-/// Keeps a finished review with its game (replacing an older one).
-fn store_review(s: &Shared, id: i64, moves: &str, events: &[Value]) {
-    let Ok(inner) = s.inner.lock() else { return };
-    let stored = inner
-        .conn
-        .execute_batch(
-            "CREATE TABLE IF NOT EXISTS reviews (
-                game INTEGER PRIMARY KEY REFERENCES games(id),
-                moves TEXT NOT NULL,
-                events TEXT NOT NULL
-            )",
-        )
-        .and_then(|()| {
-            inner.conn.execute(
-                "INSERT OR REPLACE INTO reviews(game, moves, events) VALUES (?1, ?2, ?3)",
-                rusqlite::params![id, moves, Value::from(events.to_vec()).to_string()],
-            )
-        });
-    if let Err(e) = stored {
-        eprintln!("banmen serve: game {id}: storing its review: {e}");
-    }
-}
-
 /// The search of an analysis [`Job`].
 fn analysis_stream(s: Shared, ip: Option<IpAddr>, job: Job) -> Response {
     stream(s, ip, move |c, send| {
@@ -319,7 +250,7 @@ fn analysis_stream(s: Shared, ip: Option<IpAddr>, job: Job) -> Response {
 
 /// A score from Black's point of view: `{cp}` or `{mate}` (plies; negative:
 /// Black is mated).
-fn score_json(score: Score, side: Color) -> Value {
+pub(crate) fn score_json(score: Score, side: Color) -> Value {
     let sign = if side == Color::Black { 1 } else { -1 };
     match score {
         Score::Cp(c) => json!({ "cp": sign * c }),
@@ -402,107 +333,4 @@ fn analyse<B: BitBoard>(
         "nodes": result.nodes,
         "side_to_move": side.name(),
     }));
-}
-
-/// The longest a review searches each position.
-pub const MAX_REVIEW_MS: u64 = 5_000;
-/// How long a review searches each position when the request does not say.
-const DEFAULT_REVIEW_MS: u64 = 300;
-
-/// Black's winning chances, -1..=1, from a score of the side to move.
-fn chances(score: Score, side: Color) -> f64 {
-    let cp = match score {
-        Score::Cp(c) => f64::from(c),
-        Score::Mate(n) if n > 0 => 10_000.0,
-        Score::Mate(_) => -10_000.0,
-    };
-    let black = if side == Color::Black { cp } else { -cp };
-    2.0 / (1.0 + (-black / 400.0).exp()) - 1.0
-}
-
-/// What a move is that loses this much of its side's winning chances (out
-/// of 2: from a sure win to a sure loss).
-fn judgement(loss: f64) -> Option<&'static str> {
-    match loss {
-        l if l >= 0.3 => Some("blunder"),
-        l if l >= 0.2 => Some("mistake"),
-        l if l >= 0.1 => Some("inaccuracy"),
-        _ => None,
-    }
-}
-
-/// Searches each position of `g` from its start, sending for each its
-/// score (Black's view), the best move, and for the move that led to it the
-/// winning chances it lost and its judgement.
-fn review_game<B: BitBoard>(
-    g: &Game<B>,
-    limits: &Limits,
-    control: &Control,
-    send: &(dyn Fn(Value) + Sync),
-) {
-    let mut game = Game::new(g.start().clone(), g.options());
-    let eval = Evaluator::new(g.start().rules());
-    let tt = Table::new(16);
-    let options = SearchOptions::default();
-    let mut before: Option<f64> = None;
-    for ply in 0..=g.moves().len() {
-        let played = ply.checked_sub(1).map(|i| g.moves()[i]);
-        let text = played.map(|m| game.position().move_to_usi(m));
-        if played.is_some_and(|m| game.play(m).is_err()) || control.stop.load(Ordering::Relaxed) {
-            return;
-        }
-        let pos = game.position();
-        let side = pos.side_to_move();
-        let (now, score, best) = match game.outcome() {
-            Some(o) => {
-                let black = o
-                    .winner
-                    .map_or(0.0, |w| if w == Color::Black { 1.0 } else { -1.0 });
-                (black, json!({ "over": o.reason.as_str() }), Value::Null)
-            }
-            None => {
-                let r = search(
-                    pos,
-                    &history(&game),
-                    &eval,
-                    &tt,
-                    limits,
-                    &options,
-                    control,
-                    &|_| {},
-                );
-                if control.stop.load(Ordering::Relaxed) {
-                    return;
-                }
-                let score = Score::from_internal(r.score);
-                let best = match r.best {
-                    BestMove::Move(m, _) => json!(pos.move_to_usi(m)),
-                    _ => Value::Null,
-                };
-                (chances(score, side), score_json(score, side), best)
-            }
-        };
-        // The mover is the side not to move now.
-        let loss = before
-            .map_or(0.0, |b| {
-                if side == Color::White {
-                    b - now
-                } else {
-                    now - b
-                }
-            })
-            .max(0.0);
-        send(json!({
-            "type": "ply",
-            "ply": ply,
-            "move": text,
-            "score": score,
-            "black_chances": now,
-            "best": best,
-            "loss": loss,
-            "judgement": judgement(loss),
-        }));
-        before = Some(now);
-    }
-    send(json!({ "type": "done", "plies": g.moves().len() }));
 }

@@ -21,8 +21,8 @@ struct Asset {
 /// The pieces' font (Noto Serif JP SemiBold cut to the characters the page
 /// shows, with 𠵇 drawn: `tools/font/make-font.sh`; OFL 1.1,
 /// `static/font/OFL.txt`), the move, capture and check sounds, the
-/// analysis panel and the board editor.
-const ASSETS: [Asset; 4] = [
+/// analysis panel, the board editor and its tsume solving.
+const ASSETS: [Asset; 5] = [
     Asset {
         name: "banmen-pieces.woff2",
         content_type: "font/woff2",
@@ -31,6 +31,7 @@ const ASSETS: [Asset; 4] = [
     script("sound.js", include_bytes!("../static/sound.js")),
     script("analysis.js", include_bytes!("../static/analysis.js")),
     script("editor.js", include_bytes!("../static/editor.js")),
+    script("tsume.js", include_bytes!("../static/tsume.js")),
 ];
 
 /// A script the page loads.

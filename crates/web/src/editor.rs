@@ -18,32 +18,32 @@ use std::time::{Duration, Instant};
 
 /// The longest the tsume solver may think.
 pub const MAX_TSUME_MS: u64 = 30_000;
-const DEFAULT_TSUME_MS: u64 = 5_000;
+pub(crate) const DEFAULT_TSUME_MS: u64 = 5_000;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct PositionRequest {
+pub(crate) struct PositionRequest {
     #[serde(default = "shogi")]
-    variant: String,
+    pub(crate) variant: String,
     #[serde(default)]
-    rules: String,
-    sfen: String,
+    pub(crate) rules: String,
+    pub(crate) sfen: String,
     /// Checked as a tsume problem: the attacker (to move) may have no king,
     /// and the defender then holds every piece not shown.
     /// (Default: no for `/api/positions`, yes for `/api/tsume`.)
     #[serde(default)]
-    tsume: Option<bool>,
+    pub(crate) tsume: Option<bool>,
     /// The solver's time (`POST /api/tsume` only).
     #[serde(default)]
-    movetime_ms: Option<u64>,
+    pub(crate) movetime_ms: Option<u64>,
 }
 
-fn shogi() -> String {
+pub(crate) fn shogi() -> String {
     "shogi".into()
 }
 
 /// A refusal listing the reasons: `422 {error, problems}`.
-fn refused(problems: Vec<String>) -> Response {
+pub(crate) fn refused(problems: Vec<String>) -> Response {
     let error = problems.join("; ");
     (
         StatusCode::UNPROCESSABLE_ENTITY,
@@ -55,7 +55,7 @@ fn refused(problems: Vec<String>) -> Response {
 /// The position the request describes, checked (as a tsume problem when
 /// `tsume`, by default `tsume_default`); `Err(problems)`: the rules core's
 /// reasons when it is not one.
-fn position(
+pub(crate) fn position(
     req: &PositionRequest,
     tsume_default: bool,
 ) -> Result<Result<AnyPosition, Vec<String>>, ApiError> {
@@ -84,7 +84,7 @@ fn position(
 }
 
 /// A checked position of either board size.
-enum AnyPosition {
+pub(crate) enum AnyPosition {
     Nine(Box<Position<banmen_rules::Bb128>>),
     Seventeen(Box<Position<banmen_rules::Bb320>>),
 }
@@ -92,14 +92,15 @@ enum AnyPosition {
 macro_rules! with_position {
     ($any:expr, $p:ident => $body:expr) => {
         match $any {
-            AnyPosition::Nine($p) => $body,
-            AnyPosition::Seventeen($p) => $body,
+            $crate::editor::AnyPosition::Nine($p) => $body,
+            $crate::editor::AnyPosition::Seventeen($p) => $body,
         }
     };
 }
+pub(crate) use with_position;
 
 /// The page's view of a checked position.
-fn described<B: BitBoard>(p: &Position<B>) -> Value {
+pub(crate) fn described<B: BitBoard>(p: &Position<B>) -> Value {
     json!({
         "sfen": p.to_sfen(),
         "side_to_move": p.side_to_move().name(),
@@ -119,7 +120,7 @@ pub(crate) async fn check_position(body: Bytes) -> Result<Response, ApiError> {
 }
 
 /// The solver's line: each move as text, with the position after it.
-fn mate_line<B: BitBoard>(pos: &Position<B>, moves: &[banmen_rules::Move]) -> Value {
+pub(crate) fn mate_line<B: BitBoard>(pos: &Position<B>, moves: &[banmen_rules::Move]) -> Value {
     let mut p = pos.clone();
     let mut previous = None;
     let line: Vec<Value> = moves

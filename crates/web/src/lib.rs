@@ -36,7 +36,9 @@ mod editor;
 mod engine;
 mod notation;
 mod record;
+mod review;
 mod storage;
+mod tsume;
 mod variants;
 mod variations;
 
@@ -146,7 +148,8 @@ struct Entry {
     answer: Option<consent::Answer>,
     /// The game that continues this one (a rematch).
     rematch: Option<i64>,
-    /// The variations of the record the game was imported from (read-only).
+    /// The variations of the game's record: an imported record's and the
+    /// side lines saved while analysing it.
     variations: Option<Arc<variations::Variations>>,
     /// The address that created the game (not stored: unknown after a restart).
     creator: Option<IpAddr>,
@@ -358,6 +361,8 @@ struct AppState {
     pool: Pool,
     /// The analyses running, per address.
     analyses: analysis::Running,
+    /// The game reviews running in the background, per game.
+    reviews: review::Reviews,
 }
 
 type Shared = Arc<AppState>;
@@ -584,6 +589,7 @@ pub async fn app_with(db: &FsPath, bounds: Bounds) -> Result<Router, String> {
         pool: Pool::new(bounds.engines),
         bounds,
         analyses: analysis::Running::default(),
+        reviews: review::Reviews::default(),
     });
     let jobs: Vec<EngineJob> = {
         let mut inner = state.inner.lock().expect("lock");
@@ -608,6 +614,7 @@ pub async fn app_with(db: &FsPath, bounds: Bounds) -> Result<Router, String> {
         .route("/api/games/import", post(record::import))
         .route("/api/games/{id}", get(get_game))
         .route("/api/games/{id}/export", get(record::export))
+        .route("/api/games/{id}/variations", post(variations::save_line))
         .route("/api/games/{id}/position", get(position_at))
         .route("/api/pieces", get(pieces))
         .route("/api/variants", get(variants_handler))
@@ -622,17 +629,12 @@ pub async fn app_with(db: &FsPath, bounds: Bounds) -> Result<Router, String> {
         .route("/api/games/{id}/rematch", post(consent::rematch))
         .route("/api/games/{id}/seat", get(consent::seat_of))
         .route("/api/games/{id}/events", get(events_handler))
-        .route(
-            "/api/games/{id}/analysis",
-            get(|s, c, p, q| analysis::game_stream(s, c, p, q, analysis::Ask::Analysis)),
-        )
-        .route(
-            "/api/games/{id}/review",
-            get(|s, c, p, q| analysis::game_stream(s, c, p, q, analysis::Ask::Review)),
-        )
+        .route("/api/games/{id}/analysis", get(analysis::game_stream))
+        .route("/api/games/{id}/review", get(review::review))
         .route("/api/analysis", get(analysis::sfen_analysis))
         .route("/api/positions", post(editor::check_position))
         .route("/api/tsume", post(editor::tsume))
+        .route("/api/tsume/check", post(tsume::check))
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .with_state(state))
 }

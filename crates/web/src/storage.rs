@@ -288,3 +288,19 @@ fn write_moves(tx: &Transaction, e: &Entry, from: usize) -> rusqlite::Result<i64
     )?;
     Ok(now)
 }
+
+/// Writes a game's variations (a side line saved) with its version; returns
+/// the time written as `updated`.
+pub(crate) fn store_variations(conn: &Connection, e: &Entry) -> rusqlite::Result<i64> {
+    let now = now_secs();
+    conn.execute(
+        "UPDATE games SET variations = ?1, version = ?2, updated = ?3 WHERE id = ?4",
+        params![
+            e.variations.as_ref().map(|v| v.stored()),
+            e.version as i64,
+            now,
+            e.id
+        ],
+    )?;
+    Ok(now)
+}

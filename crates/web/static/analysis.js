@@ -3,7 +3,8 @@
 // GET /api/games/{id}/analysis as the search deepens. Stepping through the
 // moves starts a new search for the new position (the old stream is closed,
 // which stops its search); Stop closes it, Resume starts it again.
-// Loaded after the page's script, whose globals (ui, $, api, renderHooks) it uses.
+// Loaded after the page's script, whose globals (ui, $, api, accept,
+// tokensOf, showError, renderHooks) it uses.
 "use strict";
 const analysis = {
   on: false,          // the user asked for analysis
@@ -35,6 +36,7 @@ window.banmenAnalysis = analysis;
       <button id="continue-engine" title="a new game from the position on the board, you with the side to move">vs engine</button>
       <button id="continue-human" title="a new game from the position on the board, both sides on this board">two players</button></div>
     <div id="review" hidden>
+      <progress id="review-progress" max="1" value="0" title="positions reviewed"></progress>
       <svg id="review-graph" xmlns="http://www.w3.org/2000/svg" aria-label="evaluation per move (Black up); click to go there"></svg>
       <div id="review-info" class="muted" aria-live="polite"></div>
     </div>`;
@@ -47,7 +49,8 @@ window.banmenAnalysis = analysis;
     #analysis-lines { margin: 0.2em 0 0; padding-left: 0; list-style: none; font-size: 0.9em; }
     #analysis-lines li { padding: 0.15em 0; border-top: 1px solid #eee; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
     #review-graph { display: block; cursor: pointer; margin-top: 0.2em; }
-    #review[hidden] { display: none; }
+    #review[hidden], #review-progress[hidden] { display: none; }
+    #review-progress { display: block; width: 280px; height: 0.8em; }
     #analysis-lines .score { display: inline-block; min-width: 3.6em; font-weight: bold; font-variant-numeric: tabular-nums; }`;
   document.head.appendChild(style);
   $("actions").after(panel);
@@ -108,12 +111,21 @@ function analysisFollow() {
 renderHooks.push(analysisFollow);
 // While analysing, moves played on a replayed position (step back first in
 // a live game) are tried there: a side line from the game's start, shown
-// and analysed as a variation's moves are (←/→ walk it), never sent.
+// and analysed as a variation's moves are (←/→ walk it), never played in
+// the game. A player of the game (a seat's token in this browser) keeps it
+// in the game's record (POST /api/games/{id}/variations): a variation of
+// the move list and of the KIF, KI2 and JKF exports.
 ui.trying = () => analysis.on && !!ui.view && !!ui.view.pos.legal_moves;
 ui.playTried = (text) => {
   const line = ui.view.line ? ui.view.line.split(",") : ui.game.moves.slice(0, ui.view.ply);
   gotoLine([...line, text]);
+  saveSideLine([...line, text]);
 };
+async function saveSideLine(line) {
+  const t = tokensOf(ui.id), token = t.black || t.white, id = ui.id;
+  if (!token || line.join(",") === ui.game.moves.slice(0, line.length).join(",")) return;
+  try { accept(await api("POST", `/api/games/${id}/variations`, { line }, token)); } catch (e) { showError(e); }
+}
 
 // A score from Black's side as text: +1.25, −0.40, #7 (mate in 7 plies), #-4.
 function scoreText(s) {
@@ -181,31 +193,39 @@ $("analysis-time").addEventListener("change", (ev) => {
 renderAnalysis();
 
 // ---------- game review ----------
-// GET /api/games/{id}/review searches every position in turn: a graph of
-// Black's winning chances per move fills in as it goes (the progress), the
-// inaccuracies, mistakes and blunders marked; a click goes to that move.
-const review = { id: null, source: null, points: [], plies: 0, done: false, error: null, movetime: 300 };
+// GET /api/games/{id}/review starts the review on the server (or finds it
+// running, or stored with the game) and answers at once with its progress:
+// every position is searched in turn in the background, and kept with the
+// game as it goes, so leaving the page or a restart of the server loses
+// nothing. The page asks again every half second until it is done: a
+// progress bar, and the graph of Black's winning chances per move filling
+// in, the inaccuracies, mistakes and blunders marked; a click goes to that move.
+const review = { id: null, timer: null, points: [], plies: 0, done: false, count: 0, total: 0, error: null, movetime: 300, pollMs: 500 };
 window.banmenReview = review;
 const JUDGED = { inaccuracy: "#e8c000", mistake: "#f08000", blunder: "#d00" };
-function stopReview() { if (review.source) { review.source.close(); review.source = null; } }
+function stopReview() { clearTimeout(review.timer); review.timer = null; }
+async function pollReview() {
+  const id = review.id;
+  review.timer = null;
+  try {
+    const r = await api("GET", `/api/games/${id}/review?movetime_ms=${review.movetime}`);
+    if (review.id !== id) return;
+    review.points = [];
+    for (const p of r.plies) review.points[p.ply] = p;
+    Object.assign(review, { count: r.done, total: r.total, done: r.state === "done", error: null });
+    if (!review.done) review.timer = setTimeout(pollReview, review.pollMs);
+  } catch (e) {
+    if (review.id !== id) return;
+    review.error = `the review stopped: ${e.message}`;
+  }
+  renderReview();
+}
 function startReview() {
   stopReview();
   if (!ui.game) return;
-  Object.assign(review, { id: ui.game.id, points: [], plies: ui.game.moves.length, done: false, error: null });
-  const source = new EventSource(`/api/games/${review.id}/review?movetime_ms=${review.movetime}`);
-  review.source = source;
-  source.onmessage = (ev) => {
-    if (review.source !== source) return;
-    const d = JSON.parse(ev.data);
-    if (d.type === "ply") review.points[d.ply] = d;
-    else if (d.type === "done") { review.done = true; source.close(); review.source = null; }
-    renderReview();
-  };
-  source.onerror = () => {
-    if (review.source !== source) return;
-    source.close(); review.source = null; review.error = "the review stopped (connection lost)";
-    renderReview();
-  };
+  const n = ui.game.moves.length;
+  Object.assign(review, { id: ui.game.id, points: [], plies: n, done: false, count: 0, total: n + 1, error: null });
+  pollReview();
   renderReview();
 }
 const REVIEW_W = 280, REVIEW_H = 90;
@@ -214,8 +234,12 @@ const reviewY = (c) => REVIEW_H / 2 - c * (REVIEW_H / 2 - 4);
 function renderReview() {
   const box = $("review"), g = ui.game;
   box.hidden = !g || g.id !== review.id;
-  $("review-start").textContent = review.source ? "Stop the review" : "Review the game";
+  // Another game on the board: stop asking (the server goes on; Review the game picks it up again).
+  if (box.hidden && review.timer) stopReview();
   if (box.hidden) return;
+  const bar = $("review-progress");
+  bar.hidden = review.done || !!review.error;
+  bar.max = Math.max(1, review.total); bar.value = review.count;
   const svg = $("review-graph");
   svg.setAttribute("viewBox", `0 0 ${REVIEW_W} ${REVIEW_H}`); svg.setAttribute("width", REVIEW_W); svg.setAttribute("height", REVIEW_H);
   svg.replaceChildren();
@@ -241,12 +265,12 @@ function renderReview() {
   }
   const plural = { inaccuracy: "inaccuracies", mistake: "mistakes", blunder: "blunders" };
   const says = (side) => Object.keys(JUDGED).map((j) => { const n = count[side][j] || 0; return `${n} ${n === 1 ? j : plural[j]}`; }).join(", ");
-  const progress = review.done ? "" : `reviewing: ${Math.max(0, points.length - 1)} of ${review.plies} moves${review.source ? "…" : " (stopped)"}. `;
+  const progress = review.done ? "" : `reviewing: ${review.count} of ${review.total} positions… `;
   $("review-info").textContent = review.error || `${progress}Black: ${says("black")}. White: ${says("white")}.`;
   $("review").dataset.done = review.done ? "yes" : "";
 }
 renderHooks.push(renderReview);
-$("review-start").addEventListener("click", () => { if (review.source) { stopReview(); renderReview(); } else startReview(); });
+$("review-start").addEventListener("click", () => { if (!review.timer || review.id !== (ui.game && ui.game.id)) startReview(); });
 $("review-graph").addEventListener("click", (ev) => {
   const svg = $("review-graph"), pt = svg.createSVGPoint(); pt.x = ev.clientX; pt.y = ev.clientY;
   const p = pt.matrixTransform(svg.getScreenCTM().inverse());

@@ -4,7 +4,8 @@
 // is not one, nifu included); then play it (POST /api/games with its SFEN,
 // against the engine or a person), analyse it, or let the tsume solver
 // answer (POST /api/tsume), its line replayed on the editor's board.
-// playFrom() also serves the analysis panel's "Continue from here".
+// playFrom() also serves the analysis panel's "Continue from here"; tsume.js
+// adds "Solve it yourself".
 // Loaded after the page's script, whose globals (ui, $, api, VARIANTS,
 // PANELS, showPanel, el, drawPiece, pieceLabel, sqName, once, setTokens) it uses.
 "use strict";
@@ -173,6 +174,7 @@ function renderPalette() {
 // Any change: the last check's answer no longer holds.
 function editorChanged(redraw = true) {
   clearInterval(editor.replay); editor.replay = null;
+  if (window.banmenTsume) banmenTsume.stop();   // solving it yourself ends with an edit
   $("editor-result").replaceChildren();
   if (redraw) renderEditor(); else $("editor-sfen").value = editorSfen();
 }
@@ -214,6 +216,7 @@ function refusedSay(data) { editorSay("Not a position:", data.problems || [data.
 // then holding every piece not shown.)
 async function editorLoad(sfen) {
   clearInterval(editor.replay); editor.replay = null;   // a solver's line still being replayed
+  if (window.banmenTsume) banmenTsume.stop();
   const { ok, data } = await editorPost("/api/positions", { variant: editor.variant, rules: editor.rules, sfen, tsume: true });
   if (!ok) { refusedSay(data); return false; }
   editorTake(data.position, data.side_to_move);
@@ -269,6 +272,7 @@ once($("editor-analyse"), async () => {
   if (await editorGameFrom("human") && window.banmenAnalysis && !banmenAnalysis.on) $("analysis-toggle").click();
 });
 once($("editor-tsume"), async () => {
+  if (window.banmenTsume) banmenTsume.stop();
   editorSay("The solver is thinking…");
   const { ok, data } = await editorPost("/api/tsume", editorBody({ movetime_ms: editor.tsumeMs || 5000 }));
   if (!ok) { refusedSay(data); return; }

@@ -1925,42 +1925,376 @@ fn the_editor_checks_positions_plays_from_them_and_solves_tsume() {
     assert_eq!(status, 422, "{v}");
 }
 
+/// Asks for the game's review (`path`) until it is done, for at most 60 s:
+/// every answer seen.
+fn review_until_done(server: &Server, path: &str) -> Vec<Value> {
+    let start = Instant::now();
+    let mut seen = Vec::new();
+    loop {
+        let v = server.get(path);
+        let done = v["state"] == "done";
+        seen.push(v);
+        if done {
+            return seen;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "{:?}",
+            seen.last()
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+/// A shogi game between two people after `n` moves drawn by a fixed rule.
+fn shogi_of(server: &Server, n: usize) -> i64 {
+    let (id, b, w) = two_people(server);
+    let mut v = server.get(&format!("/api/games/{id}"));
+    for i in 0..n {
+        let legal = v["legal_moves"].as_array().expect("legal moves");
+        let m = legal[(i * 7 + 3) % legal.len()]
+            .as_str()
+            .unwrap()
+            .to_string();
+        let token = if i % 2 == 0 { &b } else { &w };
+        let (status, next) = server.play(id, token, &m);
+        assert_eq!(status, 200, "{m}: {next}");
+        v = next;
+    }
+    id
+}
+
 #[test]
-fn a_review_searches_every_position_in_turn_and_judges_the_moves() {
+fn a_review_runs_in_the_background_shows_its_progress_and_judges_the_moves() {
     let db = temp_db("review");
     let server = Server::start(&db);
     // Black puts its bishop where White's takes it (8h3c??, 2bx3c).
     let id = shogi_after(&server, &["7g7f", "3c3d", "8h3c", "2b3c"]);
-    let (status, events) = stream(&server, &format!("/api/games/{id}/review?movetime_ms=100"));
-    assert_eq!(status, 200);
-    let plies: Vec<&Value> = events.iter().filter(|e| e["type"] == "ply").collect();
-    assert_eq!(plies.len(), 5, "{events:?}");
+    let path = format!("/api/games/{id}/review?movetime_ms=100");
+    // The first answer comes at once: the review started, nothing done yet.
+    let first = server.get(&path);
+    assert_eq!(first["state"], "running", "{first}");
+    assert_eq!(first["done"], 0);
+    assert_eq!(first["total"], 5);
+    let seen = review_until_done(&server, &path);
+    // Asked again while it runs, the same review goes on: progress only grows.
+    let done: Vec<u64> = seen.iter().map(|v| v["done"].as_u64().unwrap()).collect();
+    assert!(done.windows(2).all(|w| w[0] <= w[1]), "{done:?}");
+    let last = seen.last().unwrap();
+    assert_eq!(last["done"], 5);
+    let plies = last["plies"].as_array().unwrap();
+    assert_eq!(plies.len(), 5, "{last}");
     for (i, p) in plies.iter().enumerate() {
         assert_eq!(p["ply"], i);
         let c = p["black_chances"].as_f64().unwrap();
         assert!((-1.0..=1.0).contains(&c), "{p}");
     }
     assert_eq!(plies[3]["move"], "8h3c");
-    assert_eq!(plies[3]["judgement"], "blunder", "{:?}", plies);
+    assert_eq!(plies[3]["judgement"], "blunder", "{plies:?}");
     assert!(plies[4]["black_chances"].as_f64().unwrap() < -0.3);
-    assert_eq!(events.last().unwrap()["type"], "done");
     // Kept with the game: asked again, the same review at once, also after
-    // a restart; `fresh` searches again.
-    let stored: Vec<Value> = events.into_iter().skip(1).collect();
+    // a restart; `fresh` searches again from the start.
     drop(server);
     let server = Server::start(&db);
-    let (_, again) = stream(&server, &format!("/api/games/{id}/review"));
-    assert_eq!(again, stored);
-    let (_, fresh) = stream(
-        &server,
-        &format!("/api/games/{id}/review?fresh=1&nodes=500"),
-    );
-    assert_eq!(fresh[0]["type"], "queued");
+    let again = server.get(&format!("/api/games/{id}/review"));
+    assert_eq!(again["state"], "done");
+    assert_eq!(again["plies"], last["plies"]);
+    let fresh = server.get(&format!("/api/games/{id}/review?fresh=1&nodes=500"));
+    assert_eq!(fresh["state"], "running");
+    assert_eq!(fresh["done"], 0);
+    for bad in ["movetime_ms=6000", "movetime_ms=0", "nodes=x"] {
+        let (status, v) = server.call("GET", &format!("/api/games/{id}/review?{bad}"), None, None);
+        assert_eq!(status, 422, "{bad}: {v}");
+    }
+    let (status, _) = server.call("GET", "/api/games/999/review", None, None);
+    assert_eq!(status, 404);
+}
+
+#[test]
+fn a_review_cut_short_by_a_restart_goes_on_from_where_it_was() {
+    let db = temp_db("review-restart");
+    let path = {
+        let server = Server::start(&db);
+        let id = shogi_of(&server, 24);
+        let path = format!("/api/games/{id}/review?movetime_ms=150");
+        let start = Instant::now();
+        loop {
+            let v = server.get(&path);
+            // Stored every 8 positions: stop once some are.
+            if v["done"].as_u64().unwrap() >= 10 {
+                assert_eq!(v["state"], "running", "{v}");
+                break;
+            }
+            assert!(start.elapsed() < Duration::from_secs(60), "{v}");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        path
+    };
+    let server = Server::start(&db);
+    let v = server.get(&path);
+    assert_eq!(v["state"], "running");
+    assert!(v["done"].as_u64().unwrap() >= 8, "{v}");
+    let last = review_until_done(&server, &path).pop().unwrap();
+    assert_eq!(last["done"], 25);
+    let plies: Vec<u64> = last["plies"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["ply"].as_u64().unwrap())
+        .collect();
+    assert_eq!(plies, (0..25).collect::<Vec<u64>>());
+}
+
+#[test]
+fn an_address_runs_at_most_two_reviews_at_once() {
+    let db = temp_db("review-share");
+    let server = Server::start_with(&db, Some(bounds(1, None, None)));
+    let games: Vec<i64> = (0..3).map(|_| shogi_of(&server, 6)).collect();
+    for &id in &games[..2] {
+        let v = server.get(&format!("/api/games/{id}/review?movetime_ms=3000"));
+        assert_eq!(v["state"], "running", "{v}");
+    }
     let (status, v) = server.call(
         "GET",
-        &format!("/api/games/{id}/review?movetime_ms=6000"),
+        &format!("/api/games/{}/review?movetime_ms=3000", games[2]),
         None,
         None,
     );
-    assert_eq!(status, 422, "{v}");
+    assert_eq!(status, 429, "{v}");
+    assert!(
+        v["error"].as_str().unwrap().contains("too many reviews"),
+        "{v}"
+    );
+    // Asking again for a running one is no new review.
+    let v = server.get(&format!("/api/games/{}/review", games[0]));
+    assert_eq!(v["state"], "running", "{v}");
+}
+
+#[test]
+fn tsume_solved_by_the_player_checks_each_move_and_plays_the_defence() {
+    let db = temp_db("tsume-check");
+    let server = Server::start(&db);
+    // B*3c, 1a2a, G*2b: mate in three.
+    let problem = "8k/8s/7p1/9/7N1/9/9/9/4K4 b BG 1";
+    let check = |moves: &[&str]| {
+        server.post(
+            "/api/tsume/check",
+            None,
+            json!({ "sfen": problem, "moves": moves, "movetime_ms": 5000 }),
+        )
+    };
+    // No move yet: the problem, with the attacker's moves.
+    let (status, v) = check(&[]);
+    assert_eq!(status, 200, "{v}");
+    assert!(v["verdict"].is_null(), "{v}");
+    assert_eq!(v["side_to_move"], "black");
+    assert!(v["legal_moves"]
+        .as_array()
+        .unwrap()
+        .contains(&json!("B*3c")));
+    // The key move: the defence answers with its only escape.
+    let (status, v) = check(&["B*3c"]);
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["verdict"], "correct", "{v}");
+    assert_eq!(v["move"]["usi"], "B*3c");
+    assert_eq!(v["move"]["japanese"], "▲３三角");
+    assert_eq!(v["reply"]["usi"], "1a2a");
+    assert_eq!(v["mate_in"], 1);
+    assert_eq!(v["side_to_move"], "black");
+    assert_eq!(v["position"]["board"][0][7], "k");
+    assert!(v["legal_moves"]
+        .as_array()
+        .unwrap()
+        .contains(&json!("G*2b")));
+    // The mate.
+    let (status, v) = check(&["B*3c", "1a2a", "G*2b"]);
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["verdict"], "solved", "{v}");
+    assert_eq!(v["legal_moves"], json!([]));
+    // Wrong moves: not a check; a check the king escapes by taking.
+    let (status, v) = check(&["B*9a"]);
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["verdict"], "wrong");
+    assert!(v["reason"].as_str().unwrap().contains("not a check"), "{v}");
+    let (status, v) = server.post(
+        "/api/tsume/check",
+        None,
+        json!({ "sfen": "4k4/9/4P4/9/9/9/9/9/9 b G 1", "moves": ["G*4a"] }),
+    );
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["verdict"], "wrong", "{v}");
+    assert!(v["reason"].as_str().unwrap().contains("no mate"), "{v}");
+    assert!(
+        v["escape"]["usi"].as_str().unwrap().starts_with("5a"),
+        "{v}"
+    );
+    assert_eq!(v["side_to_move"], "white");
+    // A tsume of another game: mini shogi, mate in one.
+    let (status, v) = server.post(
+        "/api/tsume/check",
+        None,
+        json!({ "variant": "minishogi", "sfen": "2k2/5/2P2/5/5 b G 1", "moves": ["G*3b"] }),
+    );
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["verdict"], "solved", "{v}");
+    // Dai dai shogi (no drops): the gold mates from 8c, protected by the
+    // pawn; from 8b the king takes it.
+    let dai_dai = format!("8kg8/17/8PAGG7/{} b - 1", ["17"; 14].join("/"));
+    for (mv, verdict) in [("8c9b", "solved"), ("8c8b", "wrong")] {
+        let (status, v) = server.post(
+            "/api/tsume/check",
+            None,
+            json!({ "variant": "daidaishogi", "sfen": dai_dai, "moves": [mv] }),
+        );
+        assert_eq!(status, 200, "{v}");
+        assert_eq!(v["verdict"], verdict, "{mv}: {v}");
+        assert_eq!(v["position"]["files"], 17);
+    }
+    // Bad input: 4xx with the reason.
+    let cases = [
+        (
+            json!({ "sfen": problem, "moves": ["5e5d"] }),
+            422,
+            "move 1 (5e5d)",
+        ),
+        (
+            json!({ "sfen": problem, "moves": ["B*3c", "1a1a"] }),
+            422,
+            "move 2 (1a1a)",
+        ),
+        (
+            json!({ "sfen": problem, "movetime_ms": 0 }),
+            422,
+            "movetime_ms must be 1..=30000",
+        ),
+        (
+            json!({ "sfen": "4k4/9/9/9/9/9/4P4/4P4/4K4 b - 1" }),
+            422,
+            "nifu",
+        ),
+        (json!({ "variant": "chess", "sfen": problem }), 422, "chess"),
+        (
+            json!({ "sfen": problem, "moves": "B*3c" }),
+            400,
+            "malformed JSON",
+        ),
+        (
+            json!({ "sfen": problem, "move": ["B*3c"] }),
+            400,
+            "unknown field",
+        ),
+        (json!({ "moves": [] }), 400, "missing field `sfen`"),
+    ];
+    for (body, code, reason) in cases {
+        let (status, v) = server.post("/api/tsume/check", None, body.clone());
+        assert_eq!(status, code, "{body}: {v}");
+        assert!(v["error"].as_str().unwrap().contains(reason), "{body}: {v}");
+    }
+}
+
+#[test]
+fn side_lines_saved_while_analysing_join_the_record_tree_and_its_exports() {
+    let db = temp_db("side-lines");
+    let id = {
+        let server = Server::start(&db);
+        let (id, black, white) = two_people(&server);
+        for (i, m) in ["7g7f", "3c3d", "2g2f", "8c8d"].iter().enumerate() {
+            let token = if i % 2 == 0 { &black } else { &white };
+            assert_eq!(server.play(id, token, m).0, 200, "{m}");
+        }
+        let path = format!("/api/games/{id}/variations");
+        let save = |line: &[&str]| server.post(&path, Some(&black), json!({ "line": line }));
+        let version = server.get(&format!("/api/games/{id}"))["version"].clone();
+        // A side line at move 2, then longer, then one branching off it.
+        let (status, v) = save(&["7g7f", "8c8d"]);
+        assert_eq!(status, 200, "{v}");
+        assert_eq!(tree(&v["variations"]), json!([[2, ["8c8d"], []]]));
+        assert_eq!(v["variations"][0]["moves"][0]["japanese"], "△８四歩");
+        assert!(v["version"].as_u64() > version.as_u64());
+        assert_eq!(moves(&v), ["7g7f", "3c3d", "2g2f", "8c8d"]);
+        let (status, v) = save(&["7g7f", "8c8d", "2g2f", "8d8e"]);
+        assert_eq!(status, 200, "{v}");
+        let (status, v) = save(&["7g7f", "8c8d", "6i7h"]);
+        assert_eq!(status, 200, "{v}");
+        // Off the main line again, at move 4 (White's token may save too).
+        let (status, v) = server.post(
+            &path,
+            Some(&white),
+            json!({ "line": ["7g7f", "3c3d", "2g2f", "4c4d"] }),
+        );
+        assert_eq!(status, 200, "{v}");
+        let expected = json!([
+            [2, ["8c8d", "2g2f", "8d8e"], [[3, ["6i7h"], []]]],
+            [4, ["4c4d"], []]
+        ]);
+        assert_eq!(tree(&v["variations"]), expected);
+        // Lines already in the record change nothing.
+        let version = v["version"].clone();
+        for line in [&["7g7f", "8c8d", "2g2f"][..], &["7g7f", "3c3d"][..]] {
+            let (status, v) = save(line);
+            assert_eq!(status, 200, "{v}");
+            assert_eq!(v["version"], version);
+            assert_eq!(tree(&v["variations"]), expected);
+        }
+        // The exports that hold variations write them as branches.
+        let (status, text) = server.export(id, "kifu");
+        assert_eq!(status, 200);
+        for mark in ["変化：2手", "変化：3手", "変化：4手", "４四歩(43)"] {
+            assert!(text.contains(mark), "{mark}:\n{text}");
+        }
+        let (status, back) = server.post(
+            "/api/games/import",
+            None,
+            json!({ "text": text, "format": "kifu" }),
+        );
+        assert_eq!(status, 201, "{back}");
+        assert_eq!(tree(&back["variations"]), expected);
+        let (status, text) = server.export(id, "ki2");
+        assert_eq!(status, 200);
+        assert!(text.contains("変化：3手"), "{text}");
+        // Bad requests: the reason, and the record as it was.
+        let cases = [
+            (None, json!({ "line": ["2g2f"] }), 401, "Authorization"),
+            (Some("nope"), json!({ "line": ["2g2f"] }), 403, "no seat"),
+            (Some(black.as_str()), json!({ "line": [] }), 422, "line"),
+            (
+                Some(black.as_str()),
+                json!({ "line": ["7g7f", "7g7f"] }),
+                422,
+                "move 2 (7g7f)",
+            ),
+            (
+                Some(black.as_str()),
+                json!({ "line": "7g7f" }),
+                400,
+                "malformed JSON",
+            ),
+        ];
+        for (token, body, code, reason) in cases {
+            let (status, v) = server.post(&path, token, body.clone());
+            assert_eq!(status, code, "{body}: {v}");
+            assert!(v["error"].as_str().unwrap().contains(reason), "{body}: {v}");
+        }
+        let (status, _) = server.post(
+            "/api/games/999/variations",
+            Some(&black),
+            json!({ "line": ["2g2f"] }),
+        );
+        assert_eq!(status, 404);
+        assert_eq!(
+            tree(&server.get(&format!("/api/games/{id}"))["variations"]),
+            expected
+        );
+        id
+    };
+    // Stored with the game.
+    let server = Server::start(&db);
+    let v = server.get(&format!("/api/games/{id}"));
+    assert_eq!(
+        tree(&v["variations"]),
+        json!([
+            [2, ["8c8d", "2g2f", "8d8e"], [[3, ["6i7h"], []]]],
+            [4, ["4c4d"], []]
+        ])
+    );
 }
