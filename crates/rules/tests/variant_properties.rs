@@ -8,8 +8,7 @@
 //! the quick test `may_give_check`.
 
 use banmen_rules::{
-    rules_17x17_with, rules_9x9_with, BitBoard, Color, Move, Position, Rules, SfenMode,
-    VariantName,
+    rules_17x17_with, rules_9x9_with, BitBoard, Color, Move, Position, Rules, SfenMode, VariantName,
 };
 use proptest::prelude::*;
 use std::collections::BTreeSet;
@@ -78,7 +77,10 @@ fn playout<B: BitBoard>(
             }
         }
         for side in [Color::Black, Color::White] {
-            prop_assert_eq!(pos.is_king_attacked(side), pos.is_king_attacked_reference(side));
+            prop_assert_eq!(
+                pos.is_king_attacked(side),
+                pos.is_king_attacked_reference(side)
+            );
         }
         if moves.is_empty() {
             break;

@@ -3,7 +3,7 @@
 
 use super::lean::LeanStore;
 use crate::bitboard::BitBoard;
-use crate::piece::{Color, Kind, Piece};
+use crate::piece::{Color, Piece};
 use crate::position::Position;
 use crate::rules::OPPOSITE;
 use crate::square::Square;

@@ -94,7 +94,11 @@ impl<B: BitBoard> Position<B> {
             let ours = self.gather(us);
             if !ours.hooks.is_empty() {
                 let lines = self.hook_lines(&ours);
-                if [from, m.mid(), m.mid2()].iter().flatten().any(|&sq| lines.has(sq)) {
+                if [from, m.mid(), m.mid2()]
+                    .iter()
+                    .flatten()
+                    .any(|&sq| lines.has(sq))
+                {
                     return true;
                 }
             }
