@@ -55,18 +55,29 @@ impl From<postgres::Error> for StoreError {
     }
 }
 
-/// The server's own message when it refused, else the client's.
+/// The server's own message when it refused, else the client's with its
+/// causes ("error connecting to server: Connection refused (os error 111)").
 fn text(e: &postgres::Error) -> String {
-    match e.as_db_error() {
-        Some(db) => db.to_string(),
-        None => e.to_string(),
+    if let Some(db) = e.as_db_error() {
+        return db.to_string();
     }
+    let mut text = e.to_string();
+    let mut cause = std::error::Error::source(e);
+    while let Some(c) = cause {
+        let more = c.to_string();
+        if !text.ends_with(&more) {
+            text = format!("{text}: {more}");
+        }
+        cause = c.source();
+    }
+    text
 }
 
 /// Checks an address before any connection: it parses and names a host (a
 /// name, an address or a socket folder).
 pub(super) fn check_address(url: &str) -> Result<Config, String> {
-    let config = Config::from_str(url).map_err(|e| format!("{}: {e}", without_password(url)))?;
+    let config =
+        Config::from_str(url).map_err(|e| format!("{}: {}", without_password(url), text(&e)))?;
     if config.get_hosts().is_empty() {
         return Err(format!(
             "{}: no host: postgres://USER@HOST/DB, or a socket folder as \
