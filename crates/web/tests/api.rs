@@ -1808,6 +1808,38 @@ fn a_database_from_before_variations_still_opens() {
     assert_eq!(v["variations"][0]["ply"], 2);
 }
 
+#[test]
+fn a_database_opens_again_and_one_of_a_newer_schema_is_refused() {
+    let Some(db) = temp_db("schema-version") else {
+        return;
+    };
+    let open = || {
+        tokio::runtime::Runtime::new()
+            .expect("runtime")
+            .block_on(banmen_web::app(db.db.clone()))
+            .map(drop)
+    };
+    // Made at version 1; opening it again changes nothing.
+    open().expect("a new database");
+    open().expect("the same database again");
+    // A later banmen's schema.
+    match &db.db {
+        banmen_web::Database::Sqlite(path) => {
+            let conn = rusqlite::Connection::open(path).expect("open db");
+            conn.pragma_update(None, "user_version", 99)
+                .expect("version");
+        }
+        banmen_web::Database::Postgres(url) => {
+            let mut client = postgres::Client::connect(url, postgres::NoTls).expect("connect");
+            client
+                .execute("UPDATE banmen_schema SET version = $1", &[&99i64])
+                .expect("version");
+        }
+    }
+    let refused = open().expect_err("a newer schema");
+    assert!(refused.contains("schema is version 99"), "{refused}");
+}
+
 /// The `data:` events of a server-sent stream that has ended.
 fn sse_events(text: &str) -> Vec<Value> {
     text.lines()
