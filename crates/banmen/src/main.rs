@@ -47,7 +47,7 @@ enum Command {
     Tune(tune::TuneArgs),
     /// Solve tsume (mate problems): one position or a file of many.
     Mate(mate::MateArgs),
-    /// Serve the web board and its JSON API (games kept in SQLite).
+    /// Serve the web board and its JSON API (games kept in SQLite or PostgreSQL).
     Serve(ServeArgs),
 }
 
@@ -60,9 +60,10 @@ struct ServeArgs {
     /// Address to listen on.
     #[arg(long, default_value = "127.0.0.1")]
     bind: String,
-    /// The SQLite file that keeps the games.
-    #[arg(long, default_value = "banmen.sqlite")]
-    db: std::path::PathBuf,
+    /// Where the games are kept: an SQLite file, or a PostgreSQL database as
+    /// postgres://USER[:PASSWORD]@HOST[:PORT]/DB.
+    #[arg(long, default_value = "banmen.sqlite", value_parser = banmen_web::Database::parse)]
+    db: banmen_web::Database,
     /// At most this many engine searches at once, the others queued (default: the cores).
     #[arg(long)]
     engines: Option<usize>,

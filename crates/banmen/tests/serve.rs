@@ -1,9 +1,11 @@
-//! `banmen serve` as a process: a game survives `kill -9` of the server, and
-//! the engine searches it had queued start again, through its bounded pool.
+//! `banmen serve` as a process: a game survives `kill -9` of the server (on
+//! SQLite, and on PostgreSQL when `BANMEN_TEST_POSTGRES` names a server), the
+//! engine searches it had queued start again, through its bounded pool, and a
+//! `--db` it cannot use is an error, not a panic.
 
+use std::ffi::OsStr;
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
-use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -49,7 +51,7 @@ impl Drop for Served {
 }
 
 /// Starts the server (with more options, `args`) and waits until it answers.
-fn serve(db: &Path, args: &[&str]) -> (Served, u16) {
+fn serve(db: impl AsRef<OsStr>, args: &[&str]) -> (Served, u16) {
     let port = free_port();
     let child = Command::new(env!("CARGO_BIN_EXE_banmen"))
         .args(["serve", "--port", &port.to_string(), "--db"])
@@ -107,9 +109,36 @@ fn temp_dir(name: &str) -> std::path::PathBuf {
 #[test]
 fn a_game_survives_kill_9() {
     let dir = temp_dir("test");
-    let db = dir.join("games.sqlite");
+    game_survives_kill_9(dir.join("games.sqlite").as_os_str());
+    let _ = std::fs::remove_dir_all(&dir);
+}
 
-    let (child, port) = serve(&db, &[]);
+#[test]
+fn a_game_survives_kill_9_on_postgres() {
+    let Ok(server) = std::env::var("BANMEN_TEST_POSTGRES") else {
+        println!("skipped: BANMEN_TEST_POSTGRES not set");
+        return;
+    };
+    // A database of its own, made (and dropped) through the server's address.
+    let database = format!("banmen_serve_test_{}", std::process::id());
+    let admin = |sql: &str| {
+        let mut client = postgres::Client::connect(&server, postgres::NoTls)
+            .unwrap_or_else(|e| panic!("BANMEN_TEST_POSTGRES={server}: {e}"));
+        client.batch_execute(sql).expect(sql);
+    };
+    admin(&format!("DROP DATABASE IF EXISTS {database} WITH (FORCE)"));
+    admin(&format!("CREATE DATABASE {database}"));
+    let (scheme, rest) = server.split_once("://").expect("a postgres:// address");
+    let host_end = rest.find(['/', '?']).unwrap_or(rest.len());
+    let url = format!("{scheme}://{}/{database}", &rest[..host_end]);
+    game_survives_kill_9(OsStr::new(&url));
+    admin(&format!("DROP DATABASE {database} WITH (FORCE)"));
+}
+
+/// A game with a clock, one move played, `kill -9`, a new server on `db`:
+/// the move and the clocks are there.
+fn game_survives_kill_9(db: &OsStr) {
+    let (child, port) = serve(db, &[]);
     let (status, created) = request(
         port,
         "POST",
@@ -136,7 +165,7 @@ fn a_game_survives_kill_9() {
     assert!(black_left <= 600_000, "{after}");
     drop(child); // kill -9
 
-    let (child, port) = serve(&db, &[]);
+    let (child, port) = serve(db, &[]);
     let (status, state) = request(port, "GET", "/api/games/1", None, "").expect("get");
     drop(child); // kill -9
     assert_eq!(status, 200, "{state}");
@@ -145,7 +174,6 @@ fn a_game_survives_kill_9() {
     // The clocks too: Black's main time as the move left it.
     assert_eq!(number(&state, "black_left_ms"), black_left, "{state}");
     assert_eq!(number(&state, "byoyomi_ms"), 30000, "{state}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -192,4 +220,44 @@ fn searches_queued_at_kill_9_run_again_through_the_pool() {
     drop(child); // kill -9
     assert!(most_queued >= 1, "the resumed searches did not queue");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `banmen serve --db db`, which must end at once, and with no panic: its
+/// exit code and its standard error.
+fn refused(db: &str) -> (Option<i32>, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_banmen"))
+        .args(["serve", "--port", "0", "--db", db])
+        .stdin(Stdio::null())
+        .output()
+        .expect("run banmen serve");
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(!stderr.contains("panicked"), "{db}: {stderr}");
+    (out.status.code(), stderr)
+}
+
+#[test]
+fn a_database_it_cannot_use_is_an_error_not_a_panic() {
+    // Not an address.
+    let (code, stderr) = refused("postgres://banmen@db:port/banmen");
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("invalid value"), "{stderr}");
+    // No host.
+    let (code, stderr) = refused("postgresql:///banmen");
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("no host"), "{stderr}");
+    // A scheme it does not know.
+    let (code, stderr) = refused("mysql://banmen@db/banmen");
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("mysql:// is not a database"), "{stderr}");
+    // Nothing listens there (port 1 on loopback); the password is not shown.
+    let (code, stderr) = refused("postgres://banmen:secret@127.0.0.1:1/banmen");
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(
+        stderr.contains("postgres://banmen:***@127.0.0.1:1/banmen") && !stderr.contains("secret"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("error connecting to server: Connection refused"),
+        "{stderr}"
+    );
 }

@@ -107,11 +107,7 @@ fn takeback_plies(e: &Entry, by: Color) -> Option<usize> {
 }
 
 /// Stores the offer state of `e` (no move changed) or puts it back.
-fn store_offer(
-    conn: &mut rusqlite::Connection,
-    e: &mut Entry,
-    saved: Entry,
-) -> Result<(), ApiError> {
+fn store_offer(conn: &mut storage::Store, e: &mut Entry, saved: Entry) -> Result<(), ApiError> {
     e.version += 1;
     let from = e.ply() + 1;
     store_or_restore(conn, e, from, saved)

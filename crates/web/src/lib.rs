@@ -1,5 +1,5 @@
 //! The web board behind `banmen serve`: a JSON API over the rules core, games
-//! kept in SQLite (every move committed before the reply), engine sides played
+//! kept in SQLite or PostgreSQL (every move committed before the reply), engine sides played
 //! by the banmen search, live updates as server-sent events, and one page.
 
 use axum::body::Bytes;
@@ -15,13 +15,11 @@ use banmen_rules::{
     rules_for, AnyRules, Bb128, Bb320, BitBoard, Color, Game, GameOptions, Kind, Outcome, Position,
     Reason, Rules, SfenMode, VariantName,
 };
-use rusqlite::Connection;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::convert::Infallible;
 use std::net::{IpAddr, SocketAddr};
-use std::path::{Path as FsPath, PathBuf};
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
@@ -46,7 +44,8 @@ use bounds::{admit, Pool, Rates};
 pub use bounds::{cores, Bounds};
 pub use clock::TimeControl;
 use engine::{engine_job, spawn_engine, EngineJob};
-use storage::{load_games, open_db, store};
+pub use storage::Database;
+use storage::{load_games, store, Store};
 
 /// Request bodies larger than this are refused.
 pub const BODY_LIMIT: usize = 64 * 1024;
@@ -60,8 +59,8 @@ pub struct ServeOptions {
     pub bind: String,
     /// TCP port (0 picks a free one).
     pub port: u16,
-    /// The SQLite file.
-    pub db: PathBuf,
+    /// The SQLite file or the PostgreSQL database.
+    pub db: Database,
     /// The engine pool and the limits per client.
     pub bounds: Bounds,
 }
@@ -348,7 +347,8 @@ impl Entry {
 
 #[derive(Debug)]
 struct Inner {
-    conn: Connection,
+    /// The database, written through under the lock.
+    conn: Store,
     games: BTreeMap<i64, Entry>,
     rates: Rates,
 }
@@ -384,7 +384,7 @@ fn err(status: StatusCode, msg: impl Into<String>) -> ApiError {
 /// Stores the game's moves from ply `from` on; when the database refuses,
 /// puts the game back as `saved` had it, so memory and disk keep agreeing.
 fn store_or_restore(
-    conn: &mut Connection,
+    conn: &mut Store,
     e: &mut Entry,
     from: usize,
     saved: Entry,
@@ -552,13 +552,14 @@ fn summary(e: &Entry) -> Value {
     })
 }
 
-/// Builds the application on the database at `db` (created if missing);
+/// Builds the application on the database `db` (an SQLite file is created
+/// if missing; a path converts into [`Database::Sqlite`]);
 /// games whose engine is to move start thinking again. One engine search
 /// per core; no limit per client (see [`app_with`]).
 ///
 /// # Errors
 /// The database cannot be opened or read.
-pub async fn app(db: &FsPath) -> Result<Router, String> {
+pub async fn app(db: impl Into<Database>) -> Result<Router, String> {
     app_with(
         db,
         Bounds {
@@ -575,9 +576,9 @@ pub async fn app(db: &FsPath) -> Result<Router, String> {
 ///
 /// # Errors
 /// The database cannot be opened or read.
-pub async fn app_with(db: &FsPath, bounds: Bounds) -> Result<Router, String> {
-    let conn = open_db(db)?;
-    let games = load_games(&conn)?;
+pub async fn app_with(db: impl Into<Database>, bounds: Bounds) -> Result<Router, String> {
+    let mut conn = Store::open(&db.into())?;
+    let games = load_games(&mut conn)?;
     let (events, _) = broadcast::channel(256);
     let state = Arc::new(AppState {
         inner: Mutex::new(Inner {
@@ -649,10 +650,7 @@ pub async fn serve(opts: &ServeOptions) -> Result<(), String> {
         .await
         .map_err(|e| format!("cannot bind {}:{}: {e}", opts.bind, opts.port))?;
     let addr: SocketAddr = listener.local_addr().map_err(|e| e.to_string())?;
-    eprintln!(
-        "banmen serve: http://{addr}/ (games in {})",
-        opts.db.display()
-    );
+    eprintln!("banmen serve: http://{addr}/ (games in {})", opts.db);
     axum::serve(
         listener,
         router.into_make_service_with_connect_info::<SocketAddr>(),
@@ -1043,7 +1041,7 @@ struct MoveRequest {
 fn change(
     s: &Shared,
     id: &str,
-    f: impl FnOnce(&mut Connection, &mut Entry) -> Result<(), ApiError>,
+    f: impl FnOnce(&mut Store, &mut Entry) -> Result<(), ApiError>,
 ) -> Result<Json<Value>, ApiError> {
     let id = parse_id(id)?;
     let (value, job) = {
@@ -1075,16 +1073,16 @@ fn change(
 /// before anything else happens), then runs `f`; on an error, says whether
 /// the flag fell, so that the new state is published all the same.
 fn f_after_flag(
-    conn: &mut Connection,
+    conn: &mut Store,
     e: &mut Entry,
-    f: impl FnOnce(&mut Connection, &mut Entry) -> Result<(), ApiError>,
+    f: impl FnOnce(&mut Store, &mut Entry) -> Result<(), ApiError>,
 ) -> Result<(), (ApiError, bool)> {
     let flagged = expire(conn, e);
     f(conn, e).map_err(|x| (x, flagged))
 }
 
 /// Ends `e` on time if the side to move has run out of it; whether it did.
-fn expire(conn: &mut Connection, e: &mut Entry) -> bool {
+fn expire(conn: &mut Store, e: &mut Entry) -> bool {
     let Some(side) = e.flag_fallen() else {
         return false;
     };

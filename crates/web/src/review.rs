@@ -177,40 +177,21 @@ fn step(
     });
 }
 
-/// A game's review as stored (table `reviews`, made on first use), when it
-/// reviewed these moves: the `ply` events so far, and `done` once finished.
+/// A game's review as stored (table `reviews`), when it reviewed these
+/// moves: the `ply` events so far, and `done` once finished.
 fn stored_review(s: &Shared, id: i64, moves: &str) -> Option<Vec<Value>> {
-    let inner = s.inner.lock().ok()?;
-    let text: String = inner
-        .conn
-        .query_row(
-            "SELECT events FROM reviews WHERE game = ?1 AND moves = ?2",
-            rusqlite::params![id, moves],
-            |r| r.get(0),
-        )
-        .ok()?;
+    let mut inner = s.inner.lock().ok()?;
+    let text = crate::storage::review(&mut inner.conn, id, moves).ok()??;
     serde_json::from_str(&text).ok()
 }
 
 /// Keeps a review with its game (replacing an older one).
 fn store_review(s: &Shared, id: i64, moves: &str, events: &[Value]) {
-    let Ok(inner) = s.inner.lock() else { return };
-    let stored = inner
-        .conn
-        .execute_batch(
-            "CREATE TABLE IF NOT EXISTS reviews (
-                game INTEGER PRIMARY KEY REFERENCES games(id),
-                moves TEXT NOT NULL,
-                events TEXT NOT NULL
-            )",
-        )
-        .and_then(|()| {
-            inner.conn.execute(
-                "INSERT OR REPLACE INTO reviews(game, moves, events) VALUES (?1, ?2, ?3)",
-                rusqlite::params![id, moves, Value::from(events.to_vec()).to_string()],
-            )
-        });
-    if let Err(e) = stored {
+    let Ok(mut inner) = s.inner.lock() else {
+        return;
+    };
+    let events = Value::from(events.to_vec()).to_string();
+    if let Err(e) = crate::storage::store_review(&mut inner.conn, id, moves, &events) {
         eprintln!("banmen serve: game {id}: storing its review: {e}");
     }
 }

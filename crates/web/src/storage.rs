@@ -1,213 +1,335 @@
-//! The games in SQLite: the schema, reading every game back at start-up, and
-//! storing moves and results in one transaction per change.
+//! The games in a database: an SQLite file (the default) or a PostgreSQL
+//! server. The schema (versioned; see `sqlite.rs` and `pg.rs`), reading every
+//! game back at start-up, and storing moves and results in one transaction per
+//! change, committed before the answer.
+//!
+//! The statements are written once, in the SQL that both speak (`RETURNING`,
+//! `ON CONFLICT … DO UPDATE`); `?1` parameters become `$1` on PostgreSQL.
+//! Values are always bound, never put into the text.
+
+mod pg;
+mod sqlite;
 
 use crate::variations::Variations;
 use crate::{
     color_from, color_name, consent, new_game, now_secs, with_game, Entry, Head, Player, TIME,
 };
 use banmen_rules::Reason;
-use rusqlite::{params, Connection, Transaction};
 use std::collections::BTreeMap;
-use std::path::Path as FsPath;
+use std::fmt;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-pub(crate) fn open_db(path: &FsPath) -> Result<Connection, String> {
-    let conn = Connection::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    conn.execute_batch(
-        "PRAGMA journal_mode=WAL;
-         PRAGMA synchronous=FULL;
-         CREATE TABLE IF NOT EXISTS games(
-            id INTEGER PRIMARY KEY AUTOINCREMENT,
-            variant TEXT NOT NULL,
-            rules TEXT NOT NULL,
-            handicap TEXT,
-            start_sfen TEXT NOT NULL,
-            black TEXT NOT NULL,
-            white TEXT NOT NULL,
-            black_token TEXT,
-            white_token TEXT,
-            result_winner TEXT,
-            result_reason TEXT,
-            created INTEGER NOT NULL);
-         CREATE TABLE IF NOT EXISTS moves(
-            game_id INTEGER NOT NULL REFERENCES games(id),
-            ply INTEGER NOT NULL,
-            usi TEXT NOT NULL,
-            PRIMARY KEY(game_id, ply));",
-    )
-    .map_err(|e| format!("{}: {e}", path.display()))?;
-    // Columns added after the first version: a database of that version gains them.
-    for (table, column, kind) in [
-        ("games", "updated", "INTEGER"),
-        ("moves", "ms", "INTEGER"),
-        ("games", "version", "INTEGER"),
-        ("games", "time_control", "TEXT"),
-        ("games", "offer", "TEXT"),
-        ("games", "rematch", "INTEGER"),
-        ("games", "consent", "INTEGER"),
-        // An imported record's variations as JSON (`variations::Variations::stored`).
-        ("games", "variations", "TEXT"),
-    ] {
-        let has: bool = conn
-            .prepare(&format!(
-                "SELECT 1 FROM pragma_table_info('{table}') WHERE name = ?1"
-            ))
-            .and_then(|mut st| st.exists(params![column]))
-            .map_err(|e| format!("{}: {e}", path.display()))?;
-        if !has {
-            conn.execute_batch(&format!("ALTER TABLE {table} ADD COLUMN {column} {kind}"))
-                .map_err(|e| format!("{}: {e}", path.display()))?;
-        }
-    }
-    Ok(conn)
+/// Where `banmen serve` keeps its games (`--db`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Database {
+    /// An SQLite file, created if missing.
+    Sqlite(PathBuf),
+    /// A PostgreSQL database, by its `postgres://` or `postgresql://`
+    /// address (libpq's URL form: `postgres://USER:PASSWORD@HOST:PORT/DB`,
+    /// a socket folder as the host percent-encoded or as `?host=/run/postgresql`).
+    Postgres(String),
 }
 
-type GameRow = (
-    i64,
-    i64,
-    Option<i64>,
-    String,
-    String,
-    Option<String>,
-    String,
-    String,
-    String,
-    Option<String>,
-    Option<String>,
-    Option<String>,
-    Option<String>,
-    Option<i64>,
-    Option<String>,
-    Option<String>,
-    Option<i64>,
-    Option<i64>,
-    Option<String>,
-);
+impl Database {
+    /// Reads `--db`: a `postgres://` or `postgresql://` address, or else the
+    /// path of an SQLite file.
+    ///
+    /// # Errors
+    /// A PostgreSQL address that does not parse or names no host, or an
+    /// address of another scheme (`mysql://…`).
+    ///
+    /// ```
+    /// use banmen_web::Database;
+    /// assert!(matches!(Database::parse("games.sqlite"), Ok(Database::Sqlite(_))));
+    /// assert!(matches!(Database::parse("postgres://banmen@db/banmen"), Ok(Database::Postgres(_))));
+    /// assert!(Database::parse("postgres://banmen@db:port/banmen").is_err());
+    /// ```
+    pub fn parse(text: &str) -> Result<Database, String> {
+        if text.starts_with("postgres://") || text.starts_with("postgresql://") {
+            pg::check_address(text)?;
+            return Ok(Database::Postgres(text.to_string()));
+        }
+        if let Some((scheme, _)) = text.split_once("://") {
+            return Err(format!(
+                "{scheme}:// is not a database banmen knows: give an SQLite file's path \
+                 or a postgres:// address"
+            ));
+        }
+        if text.is_empty() {
+            return Err("no database: give an SQLite file's path or a postgres:// address".into());
+        }
+        Ok(Database::Sqlite(PathBuf::from(text)))
+    }
+}
+
+/// The path, or the address with its password hidden.
+impl fmt::Display for Database {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Database::Sqlite(path) => write!(f, "{}", path.display()),
+            Database::Postgres(url) => f.write_str(&pg::without_password(url)),
+        }
+    }
+}
+
+impl From<PathBuf> for Database {
+    fn from(path: PathBuf) -> Database {
+        Database::Sqlite(path)
+    }
+}
+
+impl From<&Path> for Database {
+    fn from(path: &Path) -> Database {
+        Database::Sqlite(path.to_path_buf())
+    }
+}
+
+impl From<&PathBuf> for Database {
+    fn from(path: &PathBuf) -> Database {
+        Database::Sqlite(path.clone())
+    }
+}
+
+impl From<&Database> for Database {
+    fn from(db: &Database) -> Database {
+        db.clone()
+    }
+}
+
+/// A value bound to a statement's parameter.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Param<'a> {
+    Int(Option<i64>),
+    Text(Option<&'a str>),
+}
+
+/// A value read back.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Cell {
+    Null,
+    Int(i64),
+    Text(String),
+}
+
+impl Cell {
+    fn int(&self) -> Option<i64> {
+        match self {
+            Cell::Int(i) => Some(*i),
+            _ => None,
+        }
+    }
+
+    fn text(self) -> Option<String> {
+        match self {
+            Cell::Text(t) => Some(t),
+            _ => None,
+        }
+    }
+}
+
+/// A database refusal or a lost connection, as text.
+#[derive(Debug)]
+pub(crate) struct StoreError(String);
+
+impl fmt::Display for StoreError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// One open transaction of either database.
+pub(crate) trait Tx {
+    /// Runs a statement; how many rows it changed.
+    fn execute(&mut self, sql: &'static str, params: &[Param<'_>]) -> Result<u64, StoreError>;
+    /// Runs a query; its rows.
+    fn query(
+        &mut self,
+        sql: &'static str,
+        params: &[Param<'_>],
+    ) -> Result<Vec<Vec<Cell>>, StoreError>;
+}
+
+/// The open database of a server.
+#[derive(Debug)]
+pub(crate) enum Store {
+    Sqlite(rusqlite::Connection),
+    /// Boxed: a connection with its prepared statements is large.
+    Postgres(Box<pg::Postgres>),
+}
+
+impl Store {
+    /// Opens the database (an SQLite file is created if missing) and brings
+    /// its schema up to this version.
+    pub(crate) fn open(db: &Database) -> Result<Store, String> {
+        match db {
+            Database::Sqlite(path) => sqlite::open(path).map(Store::Sqlite),
+            Database::Postgres(url) => {
+                pg::Postgres::open(url).map(|p| Store::Postgres(Box::new(p)))
+            }
+        }
+    }
+
+    /// Runs `f` in one transaction, committed when it returns `Ok` (before
+    /// this returns), rolled back otherwise.
+    fn transaction<T: Send>(
+        &mut self,
+        f: impl FnOnce(&mut dyn Tx) -> Result<T, StoreError> + Send,
+    ) -> Result<T, StoreError> {
+        match self {
+            Store::Sqlite(conn) => sqlite::transaction(conn, f),
+            Store::Postgres(p) => p.transaction(f),
+        }
+    }
+}
+
+const SELECT_GAMES: &str = "SELECT id, created, updated, variant, rules, handicap, start_sfen,
+        black, white, black_token, white_token, result_winner, result_reason, version,
+        time_control, offer, rematch, consent, variations
+    FROM games ORDER BY id";
+const SELECT_MOVES: &str = "SELECT game_id, usi, ms FROM moves ORDER BY game_id, ply";
+const INSERT_GAME: &str = "INSERT INTO games(variant, rules, handicap, start_sfen, black, white,
+        black_token, white_token, created, updated, time_control, consent, variations)
+    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9, ?10, ?11, ?12)
+    RETURNING id";
+const DELETE_MOVES: &str = "DELETE FROM moves WHERE game_id = ?1 AND ply >= ?2";
+const INSERT_MOVE: &str = "INSERT INTO moves(game_id, ply, usi, ms) VALUES (?1, ?2, ?3, ?4)";
+const UPDATE_GAME: &str = "UPDATE games SET result_winner = ?1, result_reason = ?2,
+        updated = ?3, version = ?4, offer = ?5, rematch = ?6
+    WHERE id = ?7";
+const SELECT_REVIEW: &str = "SELECT events FROM reviews WHERE game = ?1 AND moves = ?2";
+const UPSERT_REVIEW: &str = "INSERT INTO reviews(game, moves, events) VALUES (?1, ?2, ?3)
+    ON CONFLICT(game) DO UPDATE SET moves = excluded.moves, events = excluded.events";
 
 /// Reads every game back, replaying its moves through the rules.
-pub(crate) fn load_games(conn: &Connection) -> Result<BTreeMap<i64, Entry>, String> {
-    let mut stmt = conn
-        .prepare(
-            "SELECT id, created, updated, variant, rules, handicap, start_sfen, black, white,
-                    black_token, white_token, result_winner, result_reason, version,
-                    time_control, offer, rematch, consent, variations
-             FROM games ORDER BY id",
-        )
+pub(crate) fn load_games(conn: &mut Store) -> Result<BTreeMap<i64, Entry>, String> {
+    let (rows, move_rows) = conn
+        .transaction(|tx| Ok((tx.query(SELECT_GAMES, &[])?, tx.query(SELECT_MOVES, &[])?)))
         .map_err(|e| e.to_string())?;
-    let rows: Vec<GameRow> = stmt
-        .query_map([], |r| {
-            Ok((
-                r.get(0)?,
-                r.get(1)?,
-                r.get(2)?,
-                r.get(3)?,
-                r.get(4)?,
-                r.get(5)?,
-                r.get(6)?,
-                r.get(7)?,
-                r.get(8)?,
-                r.get(9)?,
-                r.get(10)?,
-                r.get(11)?,
-                r.get(12)?,
-                r.get(13)?,
-                r.get(14)?,
-                r.get(15)?,
-                r.get(16)?,
-                r.get(17)?,
-                r.get(18)?,
-            ))
-        })
-        .and_then(|it| it.collect())
-        .map_err(|e| e.to_string())?;
-    let mut moves_stmt = conn
-        .prepare("SELECT usi, ms FROM moves WHERE game_id = ?1 ORDER BY ply")
-        .map_err(|e| e.to_string())?;
+    let mut moves: BTreeMap<i64, Vec<(String, Option<i64>)>> = BTreeMap::new();
+    for row in move_rows {
+        let mut cells = row.into_iter();
+        let (Some(id), Some(usi), ms) = (
+            cells.next().and_then(|c| c.int()),
+            cells.next().and_then(Cell::text),
+            cells.next().and_then(|c| c.int()),
+        ) else {
+            return Err("a move row without its game or move".into());
+        };
+        moves.entry(id).or_default().push((usi, ms));
+    }
     let mut games = BTreeMap::new();
     for row in rows {
-        let (id, created, updated, variant, rules, handicap, sfen, black, white) = (
-            row.0, row.1, row.2, row.3, row.4, row.5, row.6, row.7, row.8,
-        );
-        let (bt, wt, winner, reason) = (row.9, row.10, row.11, row.12);
-        let game = match new_game(&variant, &rules, &sfen) {
-            Ok(g) => g,
-            Err(e) => {
-                eprintln!("banmen serve: game {id} not loaded: {e}");
-                continue;
-            }
-        };
-        let moves: Vec<(String, Option<i64>)> = moves_stmt
-            .query_map(params![id], |r| Ok((r.get(0)?, r.get(1)?)))
-            .and_then(|it| it.collect())
-            .map_err(|e| e.to_string())?;
-        let variations = match row.18.as_deref() {
-            None => None,
-            Some(text) => match Variations::from_stored(&game, text) {
-                Ok(v) => Some(Arc::new(v)),
-                Err(e) => {
-                    eprintln!("banmen serve: game {id}: variations not loaded: {e}");
-                    None
-                }
-            },
-        };
-        let player = |s: &str| serde_json::from_str::<Player>(s).unwrap_or(Player::Human);
-        let head = Head {
-            variant,
-            rules,
-            handicap,
-            start_sfen: sfen,
-            players: [player(&black), player(&white)],
-            time_control: row.14.as_deref().and_then(|t| serde_json::from_str(t).ok()),
-            consent: row.17.unwrap_or(0) != 0,
-        };
-        let mut entry = Entry::new(
-            id,
-            head,
-            [bt, wt],
-            game,
-            created,
-            updated.unwrap_or(created),
-        );
-        entry.variations = variations;
-        for (i, (m, ms)) in moves.iter().enumerate() {
-            if let Err(e) = entry.push_move(m, ms.unwrap_or(0).max(0) as u64) {
-                eprintln!("banmen serve: game {id} move {} ({m}): {e}", i + 1);
-                break;
-            }
+        let id = row_id(&row);
+        if let Some(entry) = game_from_row(row, moves.remove(&id).unwrap_or_default())? {
+            games.insert(entry.id, entry);
         }
-        let winner = winner.as_deref().and_then(color_from);
-        match (reason.as_deref(), winner) {
-            (Some(r), Some(w)) if r == Reason::Resignation.as_str() => {
-                with_game!(&mut entry.game, g => g.resign(!w));
-            }
-            (Some(TIME), Some(w)) => entry.flagged = Some(!w),
-            (Some(r), None) => entry.ended = consent::ending(r),
-            _ => {}
-        }
-        entry.offer = row.15.as_deref().and_then(|t| serde_json::from_str(t).ok());
-        entry.rematch = row.16;
-        // A database from before versions were stored counts from the replay.
-        entry.version = entry.version.max(row.13.unwrap_or(0).max(0) as u64);
-        games.insert(id, entry);
     }
     Ok(games)
 }
 
+fn row_id(row: &[Cell]) -> i64 {
+    row.first().and_then(Cell::int).unwrap_or(0)
+}
+
+/// A game from its row (the columns of `SELECT_GAMES`) and its moves; `None`
+/// (said on stderr) when its rules no longer read its start.
+fn game_from_row(
+    row: Vec<Cell>,
+    moves: Vec<(String, Option<i64>)>,
+) -> Result<Option<Entry>, String> {
+    let mut cells = row.into_iter();
+    let mut next = || cells.next().unwrap_or(Cell::Null);
+    let id = next().int().ok_or("a game row without an id")?;
+    let missing = |column: &str| format!("game {id}: no {column}");
+    let created = next().int().ok_or_else(|| missing("created"))?;
+    let updated = next().int();
+    let variant = next().text().ok_or_else(|| missing("variant"))?;
+    let rules = next().text().ok_or_else(|| missing("rules"))?;
+    let handicap = next().text();
+    let sfen = next().text().ok_or_else(|| missing("start_sfen"))?;
+    let black = next().text().unwrap_or_default();
+    let white = next().text().unwrap_or_default();
+    let tokens = [next().text(), next().text()];
+    let (winner, reason) = (next().text(), next().text());
+    let version = next().int();
+    let time_control = next().text();
+    let offer = next().text();
+    let rematch = next().int();
+    let consent = next().int();
+    let variations = next().text();
+    let game = match new_game(&variant, &rules, &sfen) {
+        Ok(g) => g,
+        Err(e) => {
+            eprintln!("banmen serve: game {id} not loaded: {e}");
+            return Ok(None);
+        }
+    };
+    let variations = match variations.as_deref() {
+        None => None,
+        Some(text) => match Variations::from_stored(&game, text) {
+            Ok(v) => Some(Arc::new(v)),
+            Err(e) => {
+                eprintln!("banmen serve: game {id}: variations not loaded: {e}");
+                None
+            }
+        },
+    };
+    let player = |s: &str| serde_json::from_str::<Player>(s).unwrap_or(Player::Human);
+    let head = Head {
+        variant,
+        rules,
+        handicap,
+        start_sfen: sfen,
+        players: [player(&black), player(&white)],
+        time_control: time_control
+            .as_deref()
+            .and_then(|t| serde_json::from_str(t).ok()),
+        consent: consent.unwrap_or(0) != 0,
+    };
+    let mut entry = Entry::new(id, head, tokens, game, created, updated.unwrap_or(created));
+    entry.variations = variations;
+    for (i, (m, ms)) in moves.iter().enumerate() {
+        if let Err(e) = entry.push_move(m, ms.unwrap_or(0).max(0) as u64) {
+            eprintln!("banmen serve: game {id} move {} ({m}): {e}", i + 1);
+            break;
+        }
+    }
+    let winner = winner.as_deref().and_then(color_from);
+    match (reason.as_deref(), winner) {
+        (Some(r), Some(w)) if r == Reason::Resignation.as_str() => {
+            with_game!(&mut entry.game, g => g.resign(!w));
+        }
+        (Some(TIME), Some(w)) => entry.flagged = Some(!w),
+        (Some(r), None) => entry.ended = consent::ending(r),
+        _ => {}
+    }
+    entry.offer = offer.as_deref().and_then(|t| serde_json::from_str(t).ok());
+    entry.rematch = rematch;
+    // A database from before versions were stored counts from the replay.
+    entry.version = entry.version.max(version.unwrap_or(0).max(0) as u64);
+    Ok(Some(entry))
+}
+
 /// Stores the moves from ply `from` (1-based) on and the result, in one transaction.
 /// Sets `updated` in the entry too.
-pub(crate) fn store(conn: &mut Connection, e: &mut Entry, from: usize) -> rusqlite::Result<()> {
-    let tx = conn.transaction()?;
-    let now = write_moves(&tx, e, from)?;
-    tx.commit()?;
+pub(crate) fn store(conn: &mut Store, e: &mut Entry, from: usize) -> Result<(), StoreError> {
+    let now = now_secs();
+    let rows = Progress::of(e, from);
+    conn.transaction(|tx| rows.write(tx, now))?;
     e.updated = now;
     Ok(())
 }
 
 /// Inserts a new game with its moves and result, in one transaction; sets its id.
-pub(crate) fn insert(conn: &mut Connection, e: &mut Entry) -> rusqlite::Result<()> {
-    let tx = conn.transaction()?;
-    let now = insert_rows(&tx, e)?;
-    tx.commit()?;
+pub(crate) fn insert(conn: &mut Store, e: &mut Entry) -> Result<(), StoreError> {
+    let now = now_secs();
+    let (head, mut rows) = (NewGame::of(e), Progress::of(e, 1));
+    e.id = conn.transaction(|tx| {
+        rows.id = head.insert(tx)?;
+        rows.write(tx, now)?;
+        Ok(rows.id)
+    })?;
     e.updated = now;
     Ok(())
 }
@@ -216,91 +338,256 @@ pub(crate) fn insert(conn: &mut Connection, e: &mut Entry) -> rusqlite::Result<(
 /// now naming the rematch) in one transaction, so that no rematch is left
 /// without the game that names it; sets the new game's id.
 pub(crate) fn insert_rematch(
-    conn: &mut Connection,
+    conn: &mut Store,
     new: &mut Entry,
     old: &mut Entry,
     from: usize,
-) -> rusqlite::Result<()> {
-    let tx = conn.transaction()?;
-    let now = insert_rows(&tx, new)?;
-    old.rematch = Some(new.id);
-    write_moves(&tx, old, from)?;
-    tx.commit()?;
+) -> Result<(), StoreError> {
+    let now = now_secs();
+    let (head, mut new_rows, mut old_rows) = (
+        NewGame::of(new),
+        Progress::of(new, 1),
+        Progress::of(old, from),
+    );
+    let id = conn.transaction(|tx| {
+        new_rows.id = head.insert(tx)?;
+        new_rows.write(tx, now)?;
+        old_rows.rematch = Some(new_rows.id);
+        old_rows.write(tx, now)?;
+        Ok(new_rows.id)
+    })?;
+    new.id = id;
+    old.rematch = Some(id);
     new.updated = now;
     old.updated = now;
     Ok(())
 }
 
-/// The rows of a new game; sets its id and returns the time written.
-fn insert_rows(tx: &Transaction, e: &mut Entry) -> rusqlite::Result<i64> {
-    let player_text = |p: &Player| serde_json::to_string(p).expect("player json");
-    tx.execute(
-        "INSERT INTO games(variant, rules, handicap, start_sfen, black, white,
-            black_token, white_token, created, updated, time_control, consent, variations)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9, ?10, ?11, ?12)",
-        params![
-            e.variant,
-            e.rules,
-            e.handicap,
-            e.start_sfen,
-            player_text(&e.players[0]),
-            player_text(&e.players[1]),
-            e.tokens[0],
-            e.tokens[1],
-            e.created,
-            e.time_control
-                .map(|t| serde_json::to_string(&t).expect("time control json")),
-            e.consent as i64,
-            e.variations.as_ref().map(|v| v.stored())
-        ],
-    )?;
-    e.id = tx.last_insert_rowid();
-    write_moves(tx, e, 1)
+/// The events of game `id`'s stored review, when it reviewed these moves.
+pub(crate) fn review(conn: &mut Store, id: i64, moves: &str) -> Result<Option<String>, StoreError> {
+    let rows = conn.transaction(|tx| {
+        tx.query(
+            SELECT_REVIEW,
+            &[Param::Int(Some(id)), Param::Text(Some(moves))],
+        )
+    })?;
+    Ok(rows
+        .into_iter()
+        .next()
+        .and_then(|r| r.into_iter().next())
+        .and_then(Cell::text))
 }
 
-/// The rows of [`store`] and [`insert`]; returns the time written as `updated`.
-fn write_moves(tx: &Transaction, e: &Entry, from: usize) -> rusqlite::Result<i64> {
-    let now = now_secs();
-    tx.execute(
-        "DELETE FROM moves WHERE game_id = ?1 AND ply >= ?2",
-        params![e.id, from as i64],
-    )?;
-    let mut insert =
-        tx.prepare_cached("INSERT INTO moves(game_id, ply, usi, ms) VALUES (?1, ?2, ?3, ?4)")?;
-    for (i, m) in e.usi.iter().enumerate().skip(from.saturating_sub(1)) {
-        insert.execute(params![e.id, (i + 1) as i64, m, e.times[i] as i64])?;
+/// Keeps game `id`'s finished review (replacing an older one).
+pub(crate) fn store_review(
+    conn: &mut Store,
+    id: i64,
+    moves: &str,
+    events: &str,
+) -> Result<(), StoreError> {
+    conn.transaction(|tx| {
+        tx.execute(
+            UPSERT_REVIEW,
+            &[
+                Param::Int(Some(id)),
+                Param::Text(Some(moves)),
+                Param::Text(Some(events)),
+            ],
+        )
+        .map(drop)
+    })
+}
+
+/// A new game's row, as text and numbers, taken from its entry before the
+/// transaction (which may run on another thread).
+struct NewGame {
+    variant: String,
+    rules: String,
+    handicap: Option<String>,
+    start_sfen: String,
+    players: [String; 2],
+    tokens: [Option<String>; 2],
+    created: i64,
+    time_control: Option<String>,
+    consent: i64,
+    variations: Option<String>,
+}
+
+impl NewGame {
+    fn of(e: &Entry) -> NewGame {
+        let player_text = |p: &Player| serde_json::to_string(p).expect("player json");
+        NewGame {
+            variant: e.variant.clone(),
+            rules: e.rules.clone(),
+            handicap: e.handicap.clone(),
+            start_sfen: e.start_sfen.clone(),
+            players: [player_text(&e.players[0]), player_text(&e.players[1])],
+            tokens: e.tokens.clone(),
+            created: e.created,
+            time_control: e
+                .time_control
+                .map(|t| serde_json::to_string(&t).expect("time control json")),
+            consent: e.consent as i64,
+            variations: e.variations.as_ref().map(|v| v.stored()),
+        }
     }
-    let o = e.result();
-    tx.execute(
-        "UPDATE games SET result_winner = ?1, result_reason = ?2, updated = ?3, version = ?4,
-            offer = ?5, rematch = ?6
-         WHERE id = ?7",
-        params![
-            o.and_then(|o| o.0).map(color_name),
-            o.map(|o| o.1),
-            now,
-            e.version as i64,
-            e.offer
+
+    /// Inserts the row; its id.
+    fn insert(&self, tx: &mut dyn Tx) -> Result<i64, StoreError> {
+        let rows = tx.query(
+            INSERT_GAME,
+            &[
+                Param::Text(Some(&self.variant)),
+                Param::Text(Some(&self.rules)),
+                Param::Text(self.handicap.as_deref()),
+                Param::Text(Some(&self.start_sfen)),
+                Param::Text(Some(&self.players[0])),
+                Param::Text(Some(&self.players[1])),
+                Param::Text(self.tokens[0].as_deref()),
+                Param::Text(self.tokens[1].as_deref()),
+                Param::Int(Some(self.created)),
+                Param::Text(self.time_control.as_deref()),
+                Param::Int(Some(self.consent)),
+                Param::Text(self.variations.as_deref()),
+            ],
+        )?;
+        rows.first()
+            .map(|r| row_id(r))
+            .filter(|&id| id > 0)
+            .ok_or_else(|| StoreError("the new game got no id".into()))
+    }
+}
+
+/// A game's moves from ply `from` on and its result, taken from its entry
+/// before the transaction.
+struct Progress {
+    id: i64,
+    from: usize,
+    moves: Vec<(String, i64)>,
+    winner: Option<&'static str>,
+    reason: Option<&'static str>,
+    version: i64,
+    offer: Option<String>,
+    rematch: Option<i64>,
+}
+
+impl Progress {
+    fn of(e: &Entry, from: usize) -> Progress {
+        let skip = from.saturating_sub(1);
+        let o = e.result();
+        Progress {
+            id: e.id,
+            from,
+            moves: e
+                .usi
+                .iter()
+                .zip(&e.times)
+                .skip(skip)
+                .map(|(m, &ms)| (m.clone(), ms as i64))
+                .collect(),
+            winner: o.and_then(|o| o.0).map(color_name),
+            reason: o.map(|o| o.1),
+            version: e.version as i64,
+            offer: e
+                .offer
                 .map(|x| serde_json::to_string(&x).expect("offer json")),
-            e.rematch,
-            e.id
-        ],
-    )?;
-    Ok(now)
+            rematch: e.rematch,
+        }
+    }
+
+    /// Replaces the moves from `from` on and updates the game's row.
+    fn write(&self, tx: &mut dyn Tx, now: i64) -> Result<(), StoreError> {
+        let id = Param::Int(Some(self.id));
+        tx.execute(DELETE_MOVES, &[id, Param::Int(Some(self.from as i64))])?;
+        for (i, (m, ms)) in self.moves.iter().enumerate() {
+            let ply = (self.from.max(1) + i) as i64;
+            tx.execute(
+                INSERT_MOVE,
+                &[
+                    id,
+                    Param::Int(Some(ply)),
+                    Param::Text(Some(m)),
+                    Param::Int(Some(*ms)),
+                ],
+            )?;
+        }
+        tx.execute(
+            UPDATE_GAME,
+            &[
+                Param::Text(self.winner),
+                Param::Text(self.reason),
+                Param::Int(Some(now)),
+                Param::Int(Some(self.version)),
+                Param::Text(self.offer.as_deref()),
+                Param::Int(self.rematch),
+                id,
+            ],
+        )?;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn db_reads_postgres_addresses_and_paths() {
+        for url in [
+            "postgres://banmen@localhost/banmen",
+            "postgresql://banmen:secret@db.example:5433/games",
+            "postgres://banmen@%2Fvar%2Frun%2Fpostgresql/banmen",
+            "postgres:///banmen?host=/var/run/postgresql&user=banmen",
+        ] {
+            assert_eq!(Database::parse(url), Ok(Database::Postgres(url.into())));
+        }
+        assert_eq!(
+            Database::parse("games/banmen.sqlite"),
+            Ok(Database::Sqlite("games/banmen.sqlite".into()))
+        );
+    }
+
+    #[test]
+    fn bad_db_addresses_are_refused_with_a_reason() {
+        let refused = |text: &str| Database::parse(text).expect_err(text);
+        assert!(refused("postgres://banmen@db:port/banmen").contains("invalid"));
+        assert!(refused("postgres:///banmen").contains("no host"));
+        assert!(refused("mysql://banmen@db/banmen").contains("mysql:// is not a database"));
+        assert!(refused("").contains("no database"));
+        // The password is not repeated in the message.
+        assert!(!refused("postgres://banmen:secret@db:port/banmen").contains("secret"));
+    }
+
+    #[test]
+    fn the_password_is_hidden_when_shown() {
+        let shown = |text: &str| Database::parse(text).expect(text).to_string();
+        assert_eq!(
+            shown("postgres://banmen:secret@db:5432/banmen?connect_timeout=5"),
+            "postgres://banmen:***@db:5432/banmen?connect_timeout=5"
+        );
+        assert_eq!(
+            shown("postgres://banmen@db/banmen"),
+            "postgres://banmen@db/banmen"
+        );
+        assert_eq!(shown("banmen.sqlite"), "banmen.sqlite");
+    }
 }
 
 /// Writes a game's variations (a side line saved) with its version; returns
 /// the time written as `updated`.
-pub(crate) fn store_variations(conn: &Connection, e: &Entry) -> rusqlite::Result<i64> {
+pub(crate) fn store_variations(conn: &mut Store, e: &Entry) -> Result<i64, StoreError> {
     let now = now_secs();
-    conn.execute(
-        "UPDATE games SET variations = ?1, version = ?2, updated = ?3 WHERE id = ?4",
-        params![
-            e.variations.as_ref().map(|v| v.stored()),
-            e.version as i64,
-            now,
-            e.id
-        ],
-    )?;
+    let stored = e.variations.as_ref().map(|v| v.stored());
+    conn.transaction(|tx| {
+        tx.execute(
+            "UPDATE games SET variations = ?1, version = ?2, updated = ?3 WHERE id = ?4",
+            &[
+                Param::Text(stored.as_deref()),
+                Param::Int(Some(e.version as i64)),
+                Param::Int(Some(now)),
+                Param::Int(Some(e.id)),
+            ],
+        )
+    })?;
     Ok(now)
 }
