@@ -527,6 +527,25 @@ impl Progress {
     }
 }
 
+/// Writes a game's variations (a side line saved) with its version; returns
+/// the time written as `updated`.
+pub(crate) fn store_variations(conn: &mut Store, e: &Entry) -> Result<i64, StoreError> {
+    let now = now_secs();
+    let stored = e.variations.as_ref().map(|v| v.stored());
+    conn.transaction(|tx| {
+        tx.execute(
+            "UPDATE games SET variations = ?1, version = ?2, updated = ?3 WHERE id = ?4",
+            &[
+                Param::Text(stored.as_deref()),
+                Param::Int(Some(e.version as i64)),
+                Param::Int(Some(now)),
+                Param::Int(Some(e.id)),
+            ],
+        )
+    })?;
+    Ok(now)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -571,23 +590,4 @@ mod tests {
         );
         assert_eq!(shown("banmen.sqlite"), "banmen.sqlite");
     }
-}
-
-/// Writes a game's variations (a side line saved) with its version; returns
-/// the time written as `updated`.
-pub(crate) fn store_variations(conn: &mut Store, e: &Entry) -> Result<i64, StoreError> {
-    let now = now_secs();
-    let stored = e.variations.as_ref().map(|v| v.stored());
-    conn.transaction(|tx| {
-        tx.execute(
-            "UPDATE games SET variations = ?1, version = ?2, updated = ?3 WHERE id = ?4",
-            &[
-                Param::Text(stored.as_deref()),
-                Param::Int(Some(e.version as i64)),
-                Param::Int(Some(now)),
-                Param::Int(Some(e.id)),
-            ],
-        )
-    })?;
-    Ok(now)
 }
