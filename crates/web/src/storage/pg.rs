@@ -114,11 +114,22 @@ fn off_runtime<T: Send>(f: impl FnOnce() -> T + Send) -> T {
     std::thread::scope(|s| s.spawn(f).join()).unwrap_or_else(|p| std::panic::resume_unwind(p))
 }
 
+impl Drop for Postgres {
+    /// Closing a client runs its own runtime, which may not start on a
+    /// thread that runs async tasks (the last handle to the server's state
+    /// may go away in one): the client is closed off the runtime.
+    fn drop(&mut self) {
+        let client = self.client.take();
+        off_runtime(move || drop(client));
+    }
+}
+
 /// A connection, with the statements it has prepared.
 pub(crate) struct Postgres {
     config: Config,
     address: String,
-    client: Client,
+    /// `None` only while the connection is being dropped (see `Drop`).
+    client: Option<Client>,
     statements: HashMap<&'static str, Statement>,
 }
 
@@ -143,7 +154,7 @@ impl Postgres {
             Ok(Postgres {
                 config: config.clone(),
                 address: address.clone(),
-                client,
+                client: Some(client),
                 statements: HashMap::new(),
             })
         })
@@ -156,12 +167,17 @@ impl Postgres {
         f: impl FnOnce(&mut dyn Tx) -> Result<T, StoreError> + Send,
     ) -> Result<T, StoreError> {
         off_runtime(|| {
-            if self.client.is_closed() {
-                self.client = self.config.connect(NoTls)?;
-                self.statements.clear();
-            }
+            let client = match self.client.take() {
+                Some(c) if !c.is_closed() => c,
+                old => {
+                    drop(old);
+                    self.statements.clear();
+                    self.config.connect(NoTls)?
+                }
+            };
+            let client = self.client.insert(client);
             let mut tx = PgTx {
-                tx: self.client.transaction()?,
+                tx: client.transaction()?,
                 statements: &mut self.statements,
             };
             let value = f(&mut tx)?;
