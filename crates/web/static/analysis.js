@@ -3,9 +3,15 @@
 // GET /api/games/{id}/analysis as the search deepens. Stepping through the
 // moves starts a new search for the new position (the old stream is closed,
 // which stops its search); Stop closes it, Resume starts it again.
-// Loaded after the page's script, whose globals (ui, $, api, accept,
-// tokensOf, showError, renderHooks) it uses.
-"use strict";
+import { $, el, once, showError } from "./dom.js";
+import { api, tokensOf } from "./api.js";
+import { trying, ui } from "./state.js";
+import { renderHooks } from "./board.js";
+import { REASONS } from "./status.js";
+import { goto, gotoLine } from "./replay.js";
+import { accept } from "./game.js";
+import { playFrom } from "./editor.js";
+
 const analysis = {
   on: false,          // the user asked for analysis
   key: null,          // the position being analysed ("id|ply" or "id|line")

@@ -6,10 +6,13 @@
 // answer (POST /api/tsume), its line replayed on the editor's board.
 // playFrom() also serves the analysis panel's "Continue from here"; tsume.js
 // adds "Solve it yourself".
-// Loaded after the page's script, whose globals (ui, $, api, VARIANTS,
-// PANELS, showPanel, el, drawPiece, pieceLabel, sqName, once, setTokens) it uses.
-"use strict";
-const editor = {
+import { $, el, once } from "./dom.js";
+import { setTokens, VARIANTS } from "./api.js";
+import { ui } from "./state.js";
+import { drawPiece, pieceLabel, sqName } from "./board.js";
+import { PANELS, showPanel } from "./panels.js";
+
+export const editor = {
   variant: "shogi", rules: "", files: 9, ranks: 9,
   board: [],                          // rows of tokens ("P", "+p", null), as board_json
   hands: { black: {}, white: {} },    // code -> count
@@ -80,7 +83,7 @@ function fillEditorRules() {
   editor.rules = $("editor-rules").value;
 }
 // The board and hands of a position answer (board_json) into the editor.
-function editorTake(p, side) {
+export function editorTake(p, side) {
   editor.files = p.files; editor.ranks = p.ranks;
   editor.board = p.board.map((row) => row.slice());
   editor.hands = { black: {}, white: {} };
@@ -94,7 +97,7 @@ function editorEmpty() {
   editor.hands = { black: {}, white: {} };
 }
 // The editor's position as SFEN (the hands in the game's piece order).
-function editorSfen() {
+export function editorSfen() {
   const rows = editor.board.map((row) => {
     let s = "", empty = 0;
     for (const t of row) {
@@ -116,7 +119,7 @@ function editorSfen() {
 // The kinds a hand may hold: the game's unpromoted, non-royal pieces.
 const handKinds = () => (editorGame().drops ? editorGame().pieces.filter((p) => !p.promoted && !p.royal).map((p) => p.code) : []);
 
-function renderEditor() {
+export function renderEditor() {
   const svg = $("editor-board"), { files, ranks } = editor;
   const cell = files > 9 ? 30 : 44, pad = Math.round(cell * 0.45);
   const W = files * cell + 2 * pad, H = ranks * cell + 2 * pad;
@@ -204,13 +207,13 @@ function editorSay(text, problems, ok) {
   }
 }
 // POST with the reasons of a refusal kept (api() keeps only the message).
-async function editorPost(path, body) {
+export async function editorPost(path, body) {
   const res = await fetch(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
   const data = await res.json().catch(() => ({ error: res.statusText }));
   return { ok: res.ok, data };
 }
 const editorBody = (extra) => ({ variant: editor.variant, rules: editor.rules, sfen: editorSfen(), ...extra });
-function refusedSay(data) { editorSay("Not a position:", data.problems || [data.error]); }
+export function refusedSay(data) { editorSay("Not a position:", data.problems || [data.error]); }
 
 // (Read as a tsume problem may be: an attacker without a king, the defender
 // then holding every piece not shown.)
@@ -248,7 +251,7 @@ once($("editor-check"), async () => {
 // A new game from a position ({variant, rules, sfen}) with `me` a person
 // here and the other side the engine (the New game form's time and level)
 // or a person here; the page opens it. The answer: {ok, data}.
-async function playFrom(position, me, opponent) {
+export async function playFrom(position, me, opponent) {
   const other = me === "black" ? "white" : "black";
   const engine = { engine: { movetime_ms: Number(document.querySelector("input[name=movetime]").value) || 1000, level: Number($("level").value) || 8 } };
   const answer = await editorPost("/api/games", { ...position, [me]: "human", [other]: opponent === "engine" ? engine : "human" });

@@ -3,9 +3,11 @@
 // type USI); the server's solver judges each (POST /api/tsume/check): a
 // check that keeps the mate is answered with the defence's reply, played on
 // the board; a wrong one is said so, to be taken back; a mate is solved.
-// Loaded after editor.js, whose globals (editor, editorSfen, editorTake,
-// renderEditor, editorPost, refusedSay, el) it uses.
-"use strict";
+import { $, el } from "./dom.js";
+import { ui } from "./state.js";
+import { pieceLabel } from "./board.js";
+import { editor, editorPost, editorSfen, editorTake, refusedSay, renderEditor } from "./editor.js";
+
 const tsume = {
   on: false,
   problem: null,      // {variant, rules, sfen}: the problem as set up
