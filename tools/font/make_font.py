@@ -50,8 +50,9 @@ def wanted(root):
     chars = set(EXTRA)
     for src in SOURCES:
         chars |= literal_chars((root / src).read_text(encoding="utf-8"))
-    page = (root / PAGE).read_text(encoding="utf-8")
-    chars.update(c for c in page if ord(c) > 0x7F)
+    # The page and its script modules.
+    for page in [root / PAGE, *sorted((root / PAGE).parent.glob("*.js"))]:
+        chars.update(c for c in page.read_text(encoding="utf-8") if ord(c) > 0x7F)
     chars.add(chr(HOWLING_DOG))
     return "".join(sorted(chars))
 
