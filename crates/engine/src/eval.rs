@@ -50,22 +50,6 @@ const DISTANCES: usize = 17;
 /// Offsets near a king: rank offset by mirrored file offset.
 const NEAR: usize = ((2 * KING_REACH + 1) * (KING_REACH + 1)) as usize;
 
-/// The press of a side with a material lead (boards larger than 9x9, see
-/// [`Evaluator::press`]): the lead at which it starts, in centipawns.
-const PRESS_FROM: i32 = 500;
-
-/// The lead above [`PRESS_FROM`] at which the press counts in full.
-const PRESS_FULL: i32 = 2000;
-
-/// Pieces closer than this many king steps to the enemy king press it.
-const PRESS_REACH: i32 = 6;
-
-/// Centipawns per unit of press (closeness times the piece's weight) at a full lead.
-const PRESS_STEP: i32 = 3;
-
-/// Centipawns per piece gone from the board since the start, at a full lead.
-const TRADE_STEP: i32 = 4;
-
 /// Values of standard shogi's pieces (P L N S G B R and promoted forms), and
 /// of cannon shogi's cannons: mobility counts only the squares a piece may
 /// capture on, which undervalues the cannons (a gold cannon moves as a rook
@@ -230,12 +214,6 @@ pub struct Evaluator<B: BitBoard> {
     near: Vec<u8>,
     /// `[king * squares + sq]`: king steps between the squares, capped.
     distance: Vec<u8>,
-    /// (file, rank) of each square.
-    coords: Vec<(i8, i8)>,
-    /// Each kind's weight in the press (1 to 4, growing with its value; kings 0).
-    press_weight: Vec<i32>,
-    /// Pieces on the board in the start position.
-    start_pieces: i32,
 }
 
 impl<B: BitBoard> Evaluator<B> {
@@ -403,13 +381,6 @@ impl<B: BitBoard> Evaluator<B> {
                 distance[king.index() * squares + sq.index()] = d.min(DISTANCES as i32 - 1) as u8;
             }
         }
-        let coords = g
-            .all()
-            .map(|sq| (g.file(sq) as i8, g.rank(sq) as i8))
-            .collect();
-        let start_pieces =
-            Position::from_sfen(rules, rules.variant.start_sfen, banmen_rules::SfenMode::Strict)
-                .map_or(0, |p| p.occupied().count() as i32);
         let mut e = Evaluator {
             rules,
             layout,
@@ -421,9 +392,6 @@ impl<B: BitBoard> Evaluator<B> {
             board: Vec::new(),
             near,
             distance,
-            coords,
-            press_weight: vec![0; layout.kinds],
-            start_pieces,
         };
         e.refresh();
         e
@@ -465,11 +433,6 @@ impl<B: BitBoard> Evaluator<B> {
             } else {
                 self.value[k] = self.weights[l.mat + k].max(10);
             }
-            self.press_weight[k] = if self.rules.kinds[k].royal {
-                0
-            } else {
-                1 + self.value[k].min(600) / 200
-            };
         }
     }
 
@@ -494,16 +457,12 @@ impl<B: BitBoard> Evaluator<B> {
         }
     }
 
-    /// The score of `pos` for the side to move: the linear features
-    /// ([`Self::features`]) and, on boards larger than 9x9, the press of a
-    /// side with a material lead ([`Self::press`]).
+    /// The score of `pos` for the side to move.
     pub fn evaluate(&self, pos: &Position<B>) -> i32 {
         let l = &self.layout;
         let squares = self.rules.geometry.squares();
         let kings = [pos.king_square(Color::Black), pos.king_square(Color::White)];
         let mut total = 0;
-        let mut material = [0i32; 2];
-        let mut press = [0i32; 2];
         for c in Color::ALL {
             let sign = if c == Color::Black { 1 } else { -1 };
             let own = kings[c.index()].map(|k| (c.index() * squares + k.index()) * squares);
@@ -513,15 +472,6 @@ impl<B: BitBoard> Evaluator<B> {
                 let k = pos.piece_at(sq).expect("occupied").kind.index();
                 total += self.board[(c.index() * l.kinds + k) * squares + sq.index()];
                 if !l.joint {
-                    material[c.index()] += self.value[k];
-                    if let Some(ksq) = kings[(!c).index()] {
-                        let (f, r) = self.coords[sq.index()];
-                        let (kf, kr) = self.coords[ksq.index()];
-                        let d = i32::from((f - kf).abs().max((r - kr).abs()));
-                        if d < PRESS_REACH {
-                            press[c.index()] += (PRESS_REACH - d) * self.press_weight[k];
-                        }
-                    }
                     continue;
                 }
                 let mut near = 0;
@@ -550,36 +500,9 @@ impl<B: BitBoard> Evaluator<B> {
         };
         self.hand_features(pos, &kings, &mut sum);
         self.danger_feature(pos, &kings, &mut sum);
-        if !l.joint {
-            sum.total += self.press(material, press, pos.occupied().count() as i32);
-        }
         match pos.side_to_move() {
             Color::Black => sum.total,
             Color::White => -sum.total,
-        }
-    }
-
-    /// The press of a side with a clear material lead, from Black's point of
-    /// view (boards larger than 9x9, where a won game is otherwise long to
-    /// end): its pieces near the enemy king (closeness times a weight that
-    /// grows with the piece's value) and the pieces traded off since the
-    /// start, both growing with the lead from [`PRESS_FROM`] to full at
-    /// `PRESS_FROM + PRESS_FULL`. `material` and `press` are per colour.
-    /// Not a linear feature: the tuner does not see it.
-    fn press(&self, material: [i32; 2], press: [i32; 2], pieces: i32) -> i32 {
-        let lead = material[0] - material[1];
-        let over = lead.abs() - PRESS_FROM;
-        if over <= 0 {
-            return 0;
-        }
-        let ahead = usize::from(lead < 0);
-        let traded = (self.start_pieces - pieces).max(0);
-        let full = press[ahead] * PRESS_STEP + traded * TRADE_STEP;
-        let bonus = full * over.min(PRESS_FULL) / PRESS_FULL;
-        if ahead == 0 {
-            bonus
-        } else {
-            -bonus
         }
     }
 
@@ -787,33 +710,6 @@ mod tests {
         f.iter().map(|&(i, c)| c * e.weights()[i as usize]).sum()
     }
 
-    /// The press from Black's point of view, computed square by square from
-    /// the geometry (a second reading of [`Evaluator::press`]).
-    fn press_reference<B: BitBoard>(e: &Evaluator<B>, pos: &Position<B>) -> i32 {
-        if e.layout.joint {
-            return 0;
-        }
-        let g = e.rules.geometry;
-        let mut material = [0; 2];
-        let mut press = [0; 2];
-        for sq in g.all() {
-            let Some(p) = pos.piece_at(sq) else { continue };
-            material[p.color.index()] += e.value(p.kind);
-            if let Some(k) = pos.king_square(!p.color) {
-                let d = (g.file(sq) - g.file(k))
-                    .abs()
-                    .max((g.rank(sq) - g.rank(k)).abs());
-                let weight = if e.rules.kinds[p.kind.index()].royal {
-                    0
-                } else {
-                    1 + e.value(p.kind).min(600) / 200
-                };
-                press[p.color.index()] += (PRESS_REACH - d).max(0) * weight;
-            }
-        }
-        e.press(material, press, pos.occupied().count() as i32)
-    }
-
     #[test]
     fn start_positions_are_balanced() {
         for name in [VariantName::Shogi, VariantName::CannonShogi] {
@@ -868,7 +764,7 @@ mod tests {
             let mut pos =
                 Position::from_sfen(rules, rules.variant.start_sfen, SfenMode::Strict).unwrap();
             for _ in 0..120 {
-                let black = dot(&e, &e.features(&pos)) + press_reference(&e, &pos);
+                let black = dot(&e, &e.features(&pos));
                 let side = if pos.side_to_move() == Color::Black {
                     black
                 } else {
@@ -886,39 +782,6 @@ mod tests {
         check(rules_9x9(VariantName::Shogi).unwrap(), 1);
         check(rules_9x9(VariantName::CannonShogi).unwrap(), 2);
         check(rules_17x17_with(VariantName::DaiDaiShogi, "").unwrap(), 3);
-    }
-
-    /// Dai dai shogi: a side with a clear lead gains by bringing pieces near
-    /// the enemy king and by trading; without a lead nothing changes.
-    #[test]
-    fn a_clear_lead_presses_the_enemy_king() {
-        let rules = rules_17x17_with(VariantName::DaiDaiShogi, "").unwrap();
-        let e = Evaluator::new(rules);
-        let (mut material, mut press) = ([0; 2], [0; 2]);
-        assert_eq!(e.press(material, press, e.start_pieces), 0);
-        material[0] = PRESS_FROM + PRESS_FULL;
-        assert_eq!(e.press(material, press, e.start_pieces), 0, "nothing near, nothing traded");
-        assert_eq!(e.press(material, press, e.start_pieces - 10), 10 * TRADE_STEP);
-        press[0] = 5;
-        assert_eq!(e.press(material, press, e.start_pieces), 5 * PRESS_STEP);
-        material[0] = PRESS_FROM;
-        assert_eq!(e.press(material, press, e.start_pieces - 10), 0, "no clear lead");
-        // White ahead: the bonus is White's.
-        material = [0, PRESS_FROM + PRESS_FULL];
-        press = [0, 5];
-        assert_eq!(e.press(material, press, e.start_pieces), -5 * PRESS_STEP);
-        // A fire demon up, its rook three ranks and two files from the enemy king or far away.
-        let board = |rook_row: usize| {
-            let mut rows = vec!["17"; 17];
-            rows[0] = "8kg8";
-            rows[rook_row] = "10RO6";
-            rows[16] = "FK7KG8";
-            format!("{} b - 1", rows.join("/"))
-        };
-        let near = Position::from_sfen(rules, &board(3), SfenMode::Strict).unwrap();
-        let far = Position::from_sfen(rules, &board(12), SfenMode::Strict).unwrap();
-        assert!(press_reference(&e, &near) > press_reference(&e, &far));
-        assert!(e.evaluate(&near) > e.evaluate(&far));
     }
 
     #[test]
