@@ -407,9 +407,12 @@ impl<B: BitBoard> Evaluator<B> {
             .all()
             .map(|sq| (g.file(sq) as i8, g.rank(sq) as i8))
             .collect();
-        let start_pieces =
-            Position::from_sfen(rules, rules.variant.start_sfen, banmen_rules::SfenMode::Strict)
-                .map_or(0, |p| p.occupied().count() as i32);
+        let start_pieces = Position::from_sfen(
+            rules,
+            rules.variant.start_sfen,
+            banmen_rules::SfenMode::Strict,
+        )
+        .map_or(0, |p| p.occupied().count() as i32);
         let mut e = Evaluator {
             rules,
             layout,
@@ -897,12 +900,23 @@ mod tests {
         let (mut material, mut press) = ([0; 2], [0; 2]);
         assert_eq!(e.press(material, press, e.start_pieces), 0);
         material[0] = PRESS_FROM + PRESS_FULL;
-        assert_eq!(e.press(material, press, e.start_pieces), 0, "nothing near, nothing traded");
-        assert_eq!(e.press(material, press, e.start_pieces - 10), 10 * TRADE_STEP);
+        assert_eq!(
+            e.press(material, press, e.start_pieces),
+            0,
+            "nothing near, nothing traded"
+        );
+        assert_eq!(
+            e.press(material, press, e.start_pieces - 10),
+            10 * TRADE_STEP
+        );
         press[0] = 5;
         assert_eq!(e.press(material, press, e.start_pieces), 5 * PRESS_STEP);
         material[0] = PRESS_FROM;
-        assert_eq!(e.press(material, press, e.start_pieces - 10), 0, "no clear lead");
+        assert_eq!(
+            e.press(material, press, e.start_pieces - 10),
+            0,
+            "no clear lead"
+        );
         // White ahead: the bonus is White's.
         material = [0, PRESS_FROM + PRESS_FULL];
         press = [0, 5];
