@@ -3,7 +3,7 @@
 //! run and every machine (a signature of the search), the speed is not.
 
 use banmen_engine::{search, Control, Evaluator, Limits, SearchOptions, Table};
-use banmen_rules::{rules_for, AnyRules, BitBoard, Position, Rules, SfenMode, VariantName};
+use banmen_rules::{rules_for, with_rules, BitBoard, Position, Rules, SfenMode, VariantName};
 use clap::Args;
 use std::io::Write;
 use std::time::{Duration, Instant};
@@ -52,10 +52,7 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
     for (i, (game, sfen, depth)) in POSITIONS.iter().enumerate() {
         let name: VariantName = game.parse().map_err(|e| format!("{e}"))?;
         let depth = (depth + args.extra_depth).max(1);
-        let (nodes, time, best) = match rules_for(name, "").map_err(|e| e.to_string())? {
-            AnyRules::Nine(r) => bench_one(r, sfen, depth)?,
-            AnyRules::Seventeen(r) => bench_one(r, sfen, depth)?,
-        };
+        let (nodes, time, best) = with_rules!(rules_for(name, "").map_err(|e| e.to_string())?, r => bench_one(r, sfen, depth)?);
         // A closed pipe (`banmen bench | head`) ends the run quietly.
         if writeln!(
             out,

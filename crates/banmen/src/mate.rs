@@ -7,12 +7,13 @@
 //! columns, as `tests/data/tsume/standard.tsv`) prints one line per problem
 //! and a summary per class.
 
-use crate::setup::{position, with_position, PositionArgs};
+use crate::setup::{position, PositionArgs};
 use banmen_engine::mate::{
     alternative_mates, brute_force_mate, solve_mate, MateOptions, MateReport, MateTable,
 };
 use banmen_engine::{Control, MateResult};
 use banmen_formats::notation::{mark, to_japanese, to_western};
+use banmen_rules::with_position;
 use banmen_rules::{BitBoard, Move, Position};
 use clap::Args;
 use std::time::{Duration, Instant};

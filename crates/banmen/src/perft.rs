@@ -1,7 +1,7 @@
 //! `banmen perft`: leaf counts of the legal move tree.
 
-use crate::setup::with_position;
 use crate::setup::{position, PositionArgs};
+use banmen_rules::with_position;
 use banmen_rules::{BitBoard, Position};
 use clap::Args;
 use std::time::Instant;
@@ -21,7 +21,7 @@ pub struct PerftArgs {
 
 /// Runs perft and prints `nodes <N> time <s> nps <N>` last.
 pub fn run(args: &PerftArgs) -> Result<(), String> {
-    with_position!(position(&args.position)?, pos => count(pos, args));
+    with_position!(position(&args.position)?, pos => count(*pos, args));
     Ok(())
 }
 

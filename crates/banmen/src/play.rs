@@ -3,13 +3,14 @@
 //! Reads stdin line by line, so it works the same from a terminal or a pipe.
 
 use crate::play_board::{self, side_mark, PieceStyle, View};
-use crate::setup::{self, with_position, PositionArgs};
+use crate::setup::{self, PositionArgs};
 use banmen_engine::{
     search, BestMove, Control, Evaluator, HistoryEntry, Limits, Score, SearchOptions,
 };
 use banmen_formats::notation::{parse_western, to_western};
 use banmen_formats::{Format, GameResult, Record};
 use banmen_rules::game::GameError;
+use banmen_rules::with_position;
 use banmen_rules::{
     BitBoard, Color, EnteringKingRule, Game, GameOptions, Move, MoveError, Outcome, Position,
     Reason, UsiMove, VariantName,
@@ -164,7 +165,7 @@ pub fn run(args: &PlayArgs) -> Result<(), String> {
             entering_king: args.entering_king,
             ..GameOptions::default()
         };
-        let mut game = Game::new(pos, options);
+        let mut game = Game::new(*pos, options);
         for (i, text) in start.moves.iter().enumerate() {
             game.play_usi(text)
                 .map_err(|e| format!("move {} ({text}): {e}", i + 1))?;

@@ -14,7 +14,7 @@ use banmen_engine::{
 };
 use banmen_rules::testing::XorShift;
 use banmen_rules::{
-    rules_for, AnyRules, BitBoard, Color, EnteringKingRule, Game, GameOptions, Position, Rules,
+    rules_for, with_rules, BitBoard, Color, EnteringKingRule, Game, GameOptions, Position, Rules,
     SfenMode, VariantName,
 };
 use clap::{ArgGroup, Args};
@@ -98,10 +98,7 @@ pub fn run(args: &SelfplayArgs) -> Result<(), String> {
         .split_whitespace()
         .collect();
     let rules = rules_for(variant, &rules_text).map_err(|e| e.to_string())?;
-    match rules {
-        AnyRules::Nine(r) => play_file(r, args, &rules_text),
-        AnyRules::Seventeen(r) => play_file(r, args, &rules_text),
-    }
+    with_rules!(rules, r => play_file(r, args, &rules_text))
 }
 
 fn play_file<B: BitBoard>(

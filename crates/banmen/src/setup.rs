@@ -2,7 +2,8 @@
 
 use crate::board_text;
 use banmen_rules::{
-    rules_for, AnyRules, Bb128, Bb320, BitBoard, Position, Rules, SfenMode, VariantName,
+    rules_for, with_position, with_rules, AnyPosition, BitBoard, Position, Rules, SfenMode,
+    VariantName,
 };
 use clap::Args;
 
@@ -29,40 +30,12 @@ pub struct PositionArgs {
     pub tsume: bool,
 }
 
-/// A position on whichever board its game needs.
-#[derive(Debug, Clone)]
-pub enum AnyPosition {
-    /// 9x9: shogi, cannon shogi.
-    Nine(Box<Position<Bb128>>),
-    /// 17x17: dai dai shogi (boxed: its position is about 11 KB).
-    Seventeen(Box<Position<Bb320>>),
-}
-
-/// Runs the same generic code on either board type.
-macro_rules! with_position {
-    ($any:expr, $p:ident => $body:expr) => {
-        match $any {
-            $crate::setup::AnyPosition::Nine(boxed) => {
-                let $p = *boxed;
-                $body
-            }
-            $crate::setup::AnyPosition::Seventeen(boxed) => {
-                let $p = *boxed;
-                $body
-            }
-        }
-    };
-}
-pub(crate) use with_position;
-
 /// Builds the position the arguments describe.
 pub fn position(args: &PositionArgs) -> Result<AnyPosition, String> {
     let name: VariantName = args.variant.parse().map_err(|e| format!("{e}"))?;
     let options = args.rules.as_deref().unwrap_or("");
-    match rules_for(name, options).map_err(|e| e.to_string())? {
-        AnyRules::Nine(r) => build(r, args).map(|p| AnyPosition::Nine(Box::new(p))),
-        AnyRules::Seventeen(r) => build(r, args).map(|p| AnyPosition::Seventeen(Box::new(p))),
-    }
+    let rules = rules_for(name, options).map_err(|e| e.to_string())?;
+    with_rules!(rules, r => build(r, args).map(AnyPosition::from))
 }
 
 fn build<B: BitBoard>(

@@ -10,7 +10,9 @@
 
 use banmen_engine::tune::{loss, tune, Samples, TuneOptions};
 use banmen_engine::Evaluator;
-use banmen_rules::{rules_for, AnyRules, BitBoard, Color, Position, Rules, SfenMode, VariantName};
+use banmen_rules::{
+    rules_for, with_rules, BitBoard, Color, Position, Rules, SfenMode, VariantName,
+};
 use clap::Args;
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
@@ -66,10 +68,7 @@ pub fn run(args: &TuneArgs) -> Result<(), String> {
     if !(0.0..=1.0).contains(&args.lambda) || !(0.0..1.0).contains(&args.validation) {
         return Err("--lambda must be within 0..=1 and --validation within 0..1".into());
     }
-    match rules_for(name, &args.rules).map_err(|e| e.to_string())? {
-        AnyRules::Nine(r) => run_game(r, args),
-        AnyRules::Seventeen(r) => run_game(r, args),
-    }
+    with_rules!(rules_for(name, &args.rules).map_err(|e| e.to_string())?, r => run_game(r, args))
 }
 
 fn run_game<B: BitBoard>(rules: &'static Rules<B>, args: &TuneArgs) -> Result<(), String> {

@@ -28,9 +28,10 @@
 use crate::names::names;
 use crate::notation::same_mids;
 use crate::record::{
-    csa_key_of_kif, kif_key_of_csa, mode_for_setup, sfen_sans_number, with_rules, Comment,
-    EndReason, GameResult, ParseError, Record,
+    csa_key_of_kif, kif_key_of_csa, mode_for_setup, sfen_sans_number, Comment, EndReason,
+    GameResult, ParseError, Record,
 };
+use banmen_rules::with_rules;
 use banmen_rules::{
     rules_for, BitBoard, Color, Geometry, Kind, Move, Position, Rules, Setup, Square, VariantName,
 };

@@ -23,9 +23,9 @@ use crate::csa::{csa_code, ending_result, parse_move, result_line, take_code};
 use crate::kif::kakinoki_handicaps;
 use crate::notation::to_japanese;
 use crate::record::{
-    mode_for_setup, sfen_sans_number, with_rules, Comment, GameResult, ParseError, Record,
-    Variation,
+    mode_for_setup, sfen_sans_number, Comment, GameResult, ParseError, Record, Variation,
 };
+use banmen_rules::with_rules;
 use banmen_rules::{
     rules_for, BitBoard, Color, Geometry, Kind, Move, Position, Rules, Setup, Square, Variant,
     VariantName,

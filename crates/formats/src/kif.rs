@@ -16,9 +16,10 @@
 use crate::names::names;
 use crate::notation::{mark, parse_japanese, to_japanese};
 use crate::record::{
-    mode_for, mode_for_setup, sfen_sans_number, with_rules, Comment, EndReason, GameResult,
-    LineRef, ParseError, Record, Variation,
+    mode_for, mode_for_setup, sfen_sans_number, Comment, EndReason, GameResult, LineRef,
+    ParseError, Record, Variation,
 };
+use banmen_rules::with_rules;
 use banmen_rules::{
     rules_for, BitBoard, Color, Geometry, Kind, Move, Piece, PieceNames, Position, Rules, Setup,
     Square, Variant, VariantName,

@@ -138,13 +138,10 @@ pub(crate) fn names(variant: VariantName) -> &'static Names {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use banmen_rules::{rules_for, AnyRules, KindInfo};
+    use banmen_rules::{rules_for, with_rules, KindInfo};
 
     fn kinds(name: VariantName) -> Vec<KindInfo> {
-        match rules_for(name, "").expect("default rules") {
-            AnyRules::Nine(r) => r.kinds.clone(),
-            AnyRules::Seventeen(r) => r.kinds.clone(),
-        }
+        with_rules!(rules_for(name, "").expect("default rules"), r => r.kinds.clone())
     }
 
     /// KIF, KI2, Japanese and Western move text and CSA write and read every

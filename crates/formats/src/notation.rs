@@ -12,8 +12,8 @@
 //! KIF writes every origin: `９七獅子成(0909,0908)`, igui `９九獅子成(0909,0908)`.
 
 use crate::names::names;
-use crate::record::with_rules;
 use crate::record::{GameResult, ParseError, Record};
+use banmen_rules::with_rules;
 use banmen_rules::{
     rules_for, BitBoard, Color, Geometry, IllegalMove, Kind, Move, MoveError, Position, Rules,
     Square, VariantName,

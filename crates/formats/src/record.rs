@@ -2,21 +2,10 @@
 //! the variations that branch off its moves (a record is a tree).
 
 use banmen_rules::{
-    rules_9x9_with, rules_for, AnyRules, Bb128, BitBoard, Color, Game, GameOptions, Outcome,
-    Position, Reason, Rules, Setup, SfenMode, VariantName,
+    rules_9x9_with, rules_for, with_rules, AnyRules, Bb128, BitBoard, Color, Game, GameOptions,
+    Outcome, Position, Reason, Rules, Setup, SfenMode, VariantName,
 };
 use std::fmt;
-
-/// Runs a generic body with the rules of either board size.
-macro_rules! with_rules {
-    ($any:expr, $r:ident => $body:expr) => {
-        match $any {
-            banmen_rules::AnyRules::Nine($r) => $body,
-            banmen_rules::AnyRules::Seventeen($r) => $body,
-        }
-    };
-}
-pub(crate) use with_rules;
 
 /// A problem reading a record: the line (1-based; 0 when not tied to a line) and why.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -413,10 +402,7 @@ impl Record {
                 .map(|m| m.to_string())
                 .chain(line.moves.iter().cloned())
                 .collect();
-            let checked = match any {
-                AnyRules::Nine(r) => replay(r, &self.start, &moves).map(|_| ()),
-                AnyRules::Seventeen(r) => replay(r, &self.start, &moves).map(|_| ()),
-            };
+            let checked = with_rules!(any, r => replay(r, &self.start, &moves).map(|_| ()));
             checked.map_err(|e| {
                 if line.main {
                     e
@@ -447,10 +433,7 @@ impl Record {
             }
             game.outcome().map(GameResult::from)
         }
-        match rules_for(self.variant, &self.rules).ok()? {
-            AnyRules::Nine(r) => go(r, &self.start, moves),
-            AnyRules::Seventeen(r) => go(r, &self.start, moves),
-        }
+        with_rules!(rules_for(self.variant, &self.rules).ok()?, r => go(r, &self.start, moves))
     }
 
     /// The comments after ply `ply`.

@@ -2,7 +2,7 @@
 
 use crate::record::{ParseError, Record};
 use banmen_rules::{
-    rules_for, AnyRules, BitBoard, Position, PositionCommand, Rules, SfenMode, SfenProblem,
+    rules_for, with_rules, BitBoard, Position, PositionCommand, Rules, SfenMode, SfenProblem,
     StartPosition, Variant, VariantName,
 };
 
@@ -31,11 +31,7 @@ fn fits<B: BitBoard>(rules: &'static Rules<B>, sfen: &str) -> bool {
 fn variant_of(sfen: &str) -> VariantName {
     VariantName::ALL
         .into_iter()
-        .find(|&name| match rules_for(name, "") {
-            Ok(AnyRules::Nine(r)) => fits(r, sfen),
-            Ok(AnyRules::Seventeen(r)) => fits(r, sfen),
-            Err(_) => false,
-        })
+        .find(|&name| rules_for(name, "").is_ok_and(|any| with_rules!(any, r => fits(r, sfen))))
         .unwrap_or(VariantName::Shogi)
 }
 

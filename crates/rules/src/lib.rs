@@ -10,7 +10,9 @@
 //! check it ([`SfenError`] lists every reason not); [`UsiMove`] is a move's
 //! syntax and [`Position::parse_move`] its legality ([`IllegalMove`]); a
 //! [`Game`] adds repetition, declaration and the [`Outcome`];
-//! [`PositionCommand`] reads the USI `position` line.
+//! [`PositionCommand`] reads the USI `position` line; [`AnyPosition`] and
+//! [`AnyGame`] hold a game chosen at run time, and [`with_rules!`],
+//! [`with_position!`] and [`with_game!`] run generic code on them.
 //!
 //! ```
 //! use banmen_rules::{rules_9x9, Position, SfenMode, VariantName};
@@ -24,6 +26,7 @@
 //! ```
 
 pub mod bitboard;
+pub mod dynamic;
 pub mod game;
 pub mod movegen;
 pub mod movement;
@@ -41,6 +44,7 @@ pub mod usi;
 pub mod variant;
 
 pub use bitboard::{Bb128, Bb320, BitBoard};
+pub use dynamic::{AnyGame, AnyPosition};
 pub use game::{EnteringKingRule, Game, GameOptions, Outcome, Reason};
 pub use movegen::MoveList;
 pub use moves::Move;

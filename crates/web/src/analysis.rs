@@ -8,10 +8,7 @@
 
 use crate::bounds::spawn_search;
 use crate::engine::history;
-use crate::{
-    client_ip, err, new_game, notation, parse_id, read_game, with_game, AnyGame, ApiError, Client,
-    Shared,
-};
+use crate::{client_ip, err, new_game, notation, parse_id, read_game, ApiError, Client, Shared};
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use axum::response::sse::{Event, KeepAlive, Sse};
@@ -19,6 +16,7 @@ use axum::response::{IntoResponse, Response};
 use banmen_engine::{
     search, BestMove, Control, Evaluator, Info, Limits, Score, SearchOptions, Table,
 };
+use banmen_rules::{with_game, AnyGame};
 use banmen_rules::{BitBoard, Color, Game, Position};
 use futures_util::StreamExt;
 use serde_json::{json, Value};

@@ -11,7 +11,9 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 use banmen_engine::mate::find_mate;
 use banmen_engine::{Control, MateResult};
-use banmen_rules::{rules_for, AnyRules, BitBoard, Position, Rules, SfenMode, VariantName};
+use banmen_rules::{
+    rules_for, with_position, AnyPosition, BitBoard, Position, SfenMode, VariantName,
+};
 use serde::Deserialize;
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};
@@ -66,38 +68,11 @@ pub(crate) fn position(
     } else {
         SfenMode::Strict
     };
-    fn check<B: BitBoard>(
-        r: &'static Rules<B>,
-        sfen: &str,
-        mode: SfenMode,
-    ) -> Result<Box<Position<B>>, Vec<String>> {
-        Position::from_sfen(r, sfen.trim(), mode)
-            .map(Box::new)
-            .map_err(|e| e.problems.iter().map(ToString::to_string).collect())
-    }
-    Ok(
-        match rules_for(name, &req.rules).map_err(|e| bad(e.to_string()))? {
-            AnyRules::Nine(r) => check(r, &req.sfen, mode).map(AnyPosition::Nine),
-            AnyRules::Seventeen(r) => check(r, &req.sfen, mode).map(AnyPosition::Seventeen),
-        },
-    )
+    let rules = rules_for(name, &req.rules).map_err(|e| bad(e.to_string()))?;
+    Ok(rules
+        .position(req.sfen.trim(), mode)
+        .map_err(|e| e.problems.iter().map(ToString::to_string).collect()))
 }
-
-/// A checked position of either board size.
-pub(crate) enum AnyPosition {
-    Nine(Box<Position<banmen_rules::Bb128>>),
-    Seventeen(Box<Position<banmen_rules::Bb320>>),
-}
-
-macro_rules! with_position {
-    ($any:expr, $p:ident => $body:expr) => {
-        match $any {
-            $crate::editor::AnyPosition::Nine($p) => $body,
-            $crate::editor::AnyPosition::Seventeen($p) => $body,
-        }
-    };
-}
-pub(crate) use with_position;
 
 /// The page's view of a checked position.
 pub(crate) fn described<B: BitBoard>(p: &Position<B>) -> Value {

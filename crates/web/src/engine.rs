@@ -2,13 +2,12 @@
 //! its move played through the same path as a person's.
 
 use crate::bounds::spawn_search;
-use crate::{
-    blocking, change, err, store_or_restore, with_game, AnyGame, ApiError, Entry, Player, Shared,
-};
+use crate::{blocking, change, err, store_or_restore, ApiError, Entry, Player, Shared};
 use axum::http::StatusCode;
 use banmen_engine::{
     search, BestMove, Control, Evaluator, HistoryEntry, Info, Limits, Score, SearchOptions, Table,
 };
+use banmen_rules::{with_game, AnyGame};
 use banmen_rules::{BitBoard, Game, Move};
 use rand::Rng;
 use std::sync::atomic::Ordering;

@@ -12,8 +12,8 @@ use axum::{Extension, Json, Router};
 use banmen_engine::Control;
 use banmen_rules::game::GameError;
 use banmen_rules::{
-    rules_for, AnyRules, Bb128, Bb320, BitBoard, Color, Game, GameOptions, Kind, Outcome, Position,
-    Reason, Rules, SfenMode, VariantName,
+    rules_for, with_game, with_rules, AnyGame, BitBoard, Color, Game, GameOptions, Kind, Outcome,
+    Position, Reason, SfenMode, VariantName,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
@@ -82,22 +82,6 @@ pub enum Player {
         level: Option<u8>,
     },
 }
-
-#[derive(Debug, Clone)]
-enum AnyGame {
-    Nine(Box<Game<Bb128>>),
-    Seventeen(Box<Game<Bb320>>),
-}
-
-macro_rules! with_game {
-    ($any:expr, $g:ident => $body:expr) => {
-        match $any {
-            $crate::AnyGame::Nine($g) => $body,
-            $crate::AnyGame::Seventeen($g) => $body,
-        }
-    };
-}
-pub(crate) use with_game;
 
 #[derive(Clone, Debug)]
 struct Entry {
@@ -414,23 +398,17 @@ fn color_from(s: &str) -> Option<Color> {
 /// Builds a game from its stored description.
 fn new_game(variant: &str, rules: &str, start_sfen: &str) -> Result<AnyGame, String> {
     let name: VariantName = variant.parse().map_err(|e| format!("{e}"))?;
-    fn build<B: BitBoard>(r: &'static Rules<B>, sfen: &str) -> Result<Game<B>, String> {
-        let pos = Position::from_sfen(r, sfen, SfenMode::Strict).map_err(|e| e.to_string())?;
-        Ok(Game::new(pos, GameOptions::default()))
-    }
-    Ok(match rules_for(name, rules).map_err(|e| e.to_string())? {
-        AnyRules::Nine(r) => AnyGame::Nine(Box::new(build(r, start_sfen)?)),
-        AnyRules::Seventeen(r) => AnyGame::Seventeen(Box::new(build(r, start_sfen)?)),
-    })
+    let rules = rules_for(name, rules).map_err(|e| e.to_string())?;
+    let start = rules
+        .position(start_sfen, SfenMode::Strict)
+        .map_err(|e| e.to_string())?;
+    Ok(AnyGame::new(start, GameOptions::default()))
 }
 
 /// The start SFEN of a variant, or of one of its handicaps.
 fn start_sfen(variant: &str, rules: &str, handicap: Option<&str>) -> Result<String, String> {
     let name: VariantName = variant.parse().map_err(|e| format!("{e}"))?;
-    let v = match rules_for(name, rules).map_err(|e| e.to_string())? {
-        AnyRules::Nine(r) => &r.variant,
-        AnyRules::Seventeen(r) => &r.variant,
-    };
+    let v = rules_for(name, rules).map_err(|e| e.to_string())?.variant();
     match handicap {
         None | Some("") | Some("none") => Ok(v.start_sfen.to_string()),
         Some(h) => v.handicap(h).map(|h| h.sfen.to_string()).ok_or_else(|| {
@@ -999,10 +977,7 @@ async fn pieces(Query(q): Query<BTreeMap<String, String>>) -> Result<Json<Value>
     let name: VariantName = variant.parse().map_err(|e| bad(format!("{e}")))?;
     let rules = q.get("rules").map_or("", String::as_str);
     Ok(Json(
-        match rules_for(name, rules).map_err(|e| bad(e.to_string()))? {
-            AnyRules::Nine(r) => notation::legend(r),
-            AnyRules::Seventeen(r) => notation::legend(r),
-        },
+        with_rules!(rules_for(name, rules).map_err(|e| bad(e.to_string()))?, r => notation::legend(r)),
     ))
 }
 

@@ -11,10 +11,8 @@ mod pg;
 mod sqlite;
 
 use crate::variations::Variations;
-use crate::{
-    color_from, color_name, consent, new_game, now_secs, with_game, Entry, Head, Player, TIME,
-};
-use banmen_rules::Reason;
+use crate::{color_from, color_name, consent, new_game, now_secs, Entry, Head, Player, TIME};
+use banmen_rules::{with_game, Reason};
 use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};

@@ -9,8 +9,7 @@
 
 use crate::bounds::spawn_search;
 use crate::editor::{
-    described, position, refused, shogi, with_position, PositionRequest, DEFAULT_TSUME_MS,
-    MAX_TSUME_MS,
+    described, position, refused, shogi, PositionRequest, DEFAULT_TSUME_MS, MAX_TSUME_MS,
 };
 use crate::{board_json, body_json, err, notation, ApiError, Shared};
 use axum::body::Bytes;
@@ -20,6 +19,7 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 use banmen_engine::mate::{solve_mate, MateOptions, MateResult, MateTable};
 use banmen_engine::Control;
+use banmen_rules::with_position;
 use banmen_rules::{BitBoard, Move, Position, Square};
 use serde::Deserialize;
 use serde_json::{json, Value};

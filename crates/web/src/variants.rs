@@ -2,7 +2,7 @@
 //! board size, capabilities, rule options and presets, handicaps, and each
 //! piece's names), so that the page keeps no tables of its own.
 
-use banmen_rules::{rules_for, AnyRules, BitBoard, KindInfo, Rules, VariantName};
+use banmen_rules::{rules_for, with_rules, BitBoard, KindInfo, Rules, VariantName};
 use serde_json::{json, Value};
 
 /// A piece kind's identity: SFEN code, Western letters and the names of
@@ -61,10 +61,7 @@ fn game<B: BitBoard>(name: VariantName, rules: &Rules<B>) -> Value {
 pub(crate) fn variants() -> Value {
     let games: Vec<Value> = VariantName::ALL
         .iter()
-        .filter_map(|&name| match rules_for(name, "").ok()? {
-            AnyRules::Nine(r) => Some(game(name, r)),
-            AnyRules::Seventeen(r) => Some(game(name, r)),
-        })
+        .filter_map(|&name| with_rules!(rules_for(name, "").ok()?, r => Some(game(name, r))))
         .collect();
     json!({ "variants": games })
 }

@@ -5,13 +5,14 @@
 
 use crate::{
     blocking, body_json, change, color_from, color_name, err, internal, notation, seat, storage,
-    with_game, AnyGame, ApiError, Shared,
+    ApiError, Shared,
 };
 use axum::body::Bytes;
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::Json;
 use banmen_formats::{Comment, EndReason, GameResult, Variation};
+use banmen_rules::{with_game, AnyGame};
 use banmen_rules::{BitBoard, Position, Square};
 use serde::Deserialize;
 use serde_json::{json, Value};

@@ -25,7 +25,7 @@ mod stats;
 mod tc;
 
 use banmen_rules::{
-    rules_for, AnyRules, BitBoard, EnteringKingRule, GameOptions, Rules, VariantName,
+    rules_for, with_rules, BitBoard, EnteringKingRule, GameOptions, Rules, VariantName,
 };
 use clap::Args;
 use client::EngineSpec;
@@ -208,10 +208,7 @@ pub fn run(args: &MatchArgs) -> Result<(), String> {
         adjudicate,
         engines,
     };
-    match rules {
-        AnyRules::Nine(r) => run_match(r, args, &setup, sprt.as_ref(), &out),
-        AnyRules::Seventeen(r) => run_match(r, args, &setup, sprt.as_ref(), &out),
-    }
+    with_rules!(rules, r => run_match(r, args, &setup, sprt.as_ref(), &out))
 }
 
 fn run_match<B: BitBoard>(
