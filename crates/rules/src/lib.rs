@@ -41,7 +41,7 @@ pub mod usi;
 pub mod variant;
 
 pub use bitboard::{Bb128, Bb320, BitBoard};
-pub use game::{EnteringKingRule, Game, GameOptions, Outcome, Reason};
+pub use game::{EnteringKingRule, Game, GameOptions, Outcome, Reason, UnknownEnteringKingRule};
 pub use movegen::MoveList;
 pub use moves::Move;
 pub use piece::{Color, Kind, Piece};
