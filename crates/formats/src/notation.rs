@@ -196,6 +196,18 @@ fn not_legal<B: BitBoard>(
                             text: text.to_string(),
                         }
                     }
+                    // Some can, but not as written (a direction word, a
+                    // promotion): no reason to give.
+                    _ if pos.legal_moves().iter().any(|m| {
+                        m.to() == to
+                            && !m.is_drop()
+                            && pos.moving_piece(*m).map(|p| p.kind) == Some(kind)
+                    }) =>
+                    {
+                        return NotationError::NoLegalMove {
+                            text: text.to_string(),
+                        }
+                    }
                     _ => {
                         return NotationError::NoneCanMove {
                             text: text.to_string(),

@@ -107,6 +107,8 @@ fn errors_name_the_reason() {
             ..
         }
     ));
+    // Both golds reach ５八, neither straight up.
+    assert!(matches!(ja("▲５八金直"), NotationError::NoLegalMove { .. }));
     let err = ja("▲５八金");
     assert!(matches!(&err, NotationError::Ambiguous { candidates, .. } if candidates.len() == 2));
     assert!(!err.is_not_legal());
