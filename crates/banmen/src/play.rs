@@ -7,13 +7,13 @@ use crate::setup::{self, PositionArgs};
 use banmen_engine::{
     search, BestMove, Control, Evaluator, HistoryEntry, Limits, Score, SearchOptions,
 };
-use banmen_formats::notation::{parse_western, to_western};
+use banmen_formats::notation::{parse_western, to_western, NotationError};
 use banmen_formats::{Format, GameResult, Record};
 use banmen_rules::game::GameError;
 use banmen_rules::with_position;
 use banmen_rules::{
     BitBoard, Color, EnteringKingRule, Game, GameOptions, Move, MoveError, Outcome, Position,
-    Reason, UsiMove, VariantName,
+    Reason, UnknownEnteringKingRule, UsiMove, VariantName,
 };
 use clap::{Args, ValueEnum};
 use std::io::{self, BufRead, IsTerminal, Read, Write};
@@ -50,7 +50,7 @@ pub struct PlayArgs {
     pub load: Option<PathBuf>,
 }
 
-fn parse_entering_king(s: &str) -> Result<EnteringKingRule, String> {
+fn parse_entering_king(s: &str) -> Result<EnteringKingRule, UnknownEnteringKingRule> {
     s.parse()
 }
 
@@ -802,70 +802,16 @@ fn parse_any<B: BitBoard>(pos: &Position<B>, text: &str) -> Result<Move, String>
                     text.chars().take(40).collect::<String>()
                 ));
             }
-            parse_western(pos, text).map_err(|e| match western_reason(pos, text) {
-                Some(reason) => format!("{text}: illegal move: {reason}"),
-                None => e,
+            parse_western(pos, text).map_err(|e| match e {
+                NotationError::Illegal { reason, .. } => {
+                    format!("{text}: {}", MoveError::Illegal(reason))
+                }
+                NotationError::NoneCanMove { piece, to, .. } => {
+                    format!("{text}: illegal move: none of your pieces {piece} can move to {to}")
+                }
+                e => e.to_string(),
             })
         }
-    }
-}
-
-/// Why Western move text is illegal, in the rules core's words, when the
-/// text names one move: a drop, a move with its origin, or the only piece of
-/// its kind.
-fn western_reason<B: BitBoard>(pos: &Position<B>, text: &str) -> Option<String> {
-    let rules = pos.rules();
-    let g = rules.geometry;
-    let t = text.trim();
-    let (plus, body) = match t.strip_prefix('+') {
-        Some(b) => ("+", b),
-        None => ("", t),
-    };
-    let letters: String = body
-        .chars()
-        .take_while(|c| c.is_ascii_uppercase())
-        .collect();
-    let code = rules
-        .kinds
-        .iter()
-        .find(|k| k.western == format!("{plus}{letters}") || k.code == letters)?
-        .code
-        .clone();
-    let kind = rules.kind_by_code(&code)?;
-    let rest = &body[letters.len()..];
-    let sep_at = rest.find(['-', 'x', '*'])?;
-    let origin = &rest[..sep_at];
-    let after = &rest[sep_at + 1..];
-    let promote = after.ends_with('+');
-    let dest = after.trim_end_matches(['+', '=']);
-    let to = g.parse_square(dest)?;
-    let usi = if rest.as_bytes()[sep_at] == b'*' {
-        format!("{code}*{}", g.name(to))
-    } else {
-        let from = if origin.is_empty() {
-            let us = pos.side_to_move();
-            let mut own = pos.pieces(us, kind);
-            let first = own.pop()?;
-            if own.pop().is_some() {
-                return Some(format!(
-                    "none of your pieces {plus}{letters} can move to {}",
-                    g.name(to)
-                ));
-            }
-            first
-        } else {
-            g.parse_square(origin)?
-        };
-        format!(
-            "{}{}{}",
-            g.name(from),
-            g.name(to),
-            if promote { "+" } else { "" }
-        )
-    };
-    match pos.parse_move(&usi) {
-        Err(MoveError::Illegal(e)) => Some(e.to_string()),
-        _ => None,
     }
 }
 

@@ -360,7 +360,8 @@ impl Engine {
             },
             "enteringkingrule" => value
                 .parse::<EnteringKingRule>()
-                .map(|r| self.settings.entering_king = r),
+                .map(|r| self.settings.entering_king = r)
+                .map_err(|e| e.to_string()),
             "rules" => {
                 let text = if value == "<empty>" {
                     ""

@@ -14,7 +14,7 @@
 //! position; its squares are standard shogi's (`５三歩(54)`).
 
 use crate::names::names;
-use crate::notation::{mark, parse_japanese, to_japanese};
+use crate::notation::{mark, parse_japanese, to_japanese, NotationError};
 use crate::record::{
     mode_for, mode_for_setup, sfen_sans_number, Comment, EndReason, GameResult, LineRef,
     ParseError, Record, Variation,
@@ -676,20 +676,30 @@ impl<B: BitBoard> Reader<B> {
     }
 
     fn play(&mut self, n: usize, text: &str) -> Result<(), ParseError> {
+        self.try_play(n, text)?
+            .map_err(|e| ParseError::new(n, e.to_string()))
+    }
+
+    /// Plays a move; the inner error is the move text's (which a caller may
+    /// keep when the text is read but not legal).
+    fn try_play(&mut self, n: usize, text: &str) -> Result<Result<(), NotationError>, ParseError> {
         if self.ended() {
             return Err(ParseError::new(n, "a move after the end of the game"));
         }
         let at = self.current;
         let prev = self.nodes[at].mv.map(|m| m.to());
         let pos = self.start(n)?;
-        let m = parse_japanese(pos, text, prev).map_err(|e| ParseError::new(n, e))?;
+        let m = match parse_japanese(pos, text, prev) {
+            Ok(m) => m,
+            Err(e) => return Ok(Err(e)),
+        };
         let usi = pos.move_to_usi(m);
         pos.make_move(m);
         let mut node = Node::new(at, self.nodes[at].ply + 1);
         node.mv = Some(m);
         node.usi = usi;
         self.add(node);
-        Ok(())
+        Ok(Ok(()))
     }
 
     /// Adds a node after the current one and makes it current.
@@ -1131,12 +1141,12 @@ fn read_on<B: BitBoard>(
             if mv.is_empty() {
                 return Err(ParseError::new(n, "a move number without a move"));
             }
-            match r.play(n, mv) {
-                Err(e) if e.message.ends_with("is not a legal move") => {
-                    illegal = Some(e);
+            match r.try_play(n, mv)? {
+                Err(e) if e.is_not_legal() => {
+                    illegal = Some(ParseError::new(n, e.to_string()));
                     continue;
                 }
-                played => played?,
+                played => played.map_err(|e| ParseError::new(n, e.to_string()))?,
             }
             let at = r.current;
             r.nodes[at].time = time.and_then(parse_time);

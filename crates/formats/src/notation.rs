@@ -19,6 +19,223 @@ use banmen_rules::{
     Square, VariantName,
 };
 
+/// Why move text (Japanese or Western) is not one legal move in the
+/// position: the text cannot be read, names a piece or square the game does
+/// not have, fits no legal move (with the rules core's reason when the text
+/// names one move), or fits several.
+///
+/// ```
+/// use banmen_formats::notation::{parse_japanese, parse_western, NotationError};
+/// use banmen_rules::{rules_9x9, IllegalMove, Position, SfenMode, VariantName};
+/// let rules = rules_9x9(VariantName::Shogi).unwrap();
+/// let pos = Position::from_sfen(rules, "startpos", SfenMode::Strict).unwrap();
+/// assert!(matches!(parse_western(&pos, "Q-5e"),
+///     Err(NotationError::UnknownPiece { piece, .. }) if piece == "Q"));
+/// let err = parse_western(&pos, "Bx2b").unwrap_err();
+/// assert!(matches!(err, NotationError::Illegal { reason: IllegalMove::CannotMoveThere, .. }));
+/// assert_eq!(err.to_string(), "'Bx2b' is not a legal move: the piece cannot move there");
+/// assert!(matches!(parse_western(&pos, "P-7e"), Err(NotationError::NoneCanMove { .. })));
+/// let err = parse_japanese(&pos, "▲５八金", None).unwrap_err();
+/// assert!(matches!(&err, NotationError::Ambiguous { candidates, .. }
+///     if candidates == &["５八金右", "５八金左"]));
+/// assert!(!err.is_not_legal()); // read, and it fits two legal moves
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum NotationError {
+    /// The side mark (▲/△) names the side not to move.
+    #[error("'{text}': it is {}'s move", .to_move.name())]
+    WrongSide {
+        /// The move text.
+        text: String,
+        /// The side to move.
+        to_move: Color,
+    },
+    /// `同` (same square) before any move.
+    #[error("同 with no previous move in '{text}'")]
+    NoPreviousMove {
+        /// The move text.
+        text: String,
+    },
+    /// Japanese text that does not start with a square.
+    #[error("no square in '{text}'")]
+    NoSquare {
+        /// The move text.
+        text: String,
+    },
+    /// A square that is not on this board.
+    #[error("square off the board in '{text}'")]
+    OffBoard {
+        /// The move text.
+        text: String,
+    },
+    /// Western text with a square that cannot be read or is off the board.
+    #[error("bad square in '{text}'")]
+    BadSquare {
+        /// The move text.
+        text: String,
+    },
+    /// Japanese text without a piece name after the square.
+    #[error("no piece name in '{text}'")]
+    NoPieceName {
+        /// The move text.
+        text: String,
+    },
+    /// A piece name that the game does not have (`Q`, or a dai dai shogi
+    /// name in a shogi game).
+    #[error("unknown piece '{piece}' in '{text}'")]
+    UnknownPiece {
+        /// The move text.
+        text: String,
+        /// The piece as written.
+        piece: String,
+    },
+    /// A KIF origin in parentheses that names no squares of this board.
+    #[error("bad origin in '{text}'")]
+    BadOrigin {
+        /// The move text.
+        text: String,
+    },
+    /// `不` without `成` after it.
+    #[error("'不' without '成' in '{text}'")]
+    IncompleteNonPromotion {
+        /// The move text.
+        text: String,
+    },
+    /// A character that Japanese move text does not use there.
+    #[error("unexpected '{found}' in '{text}'")]
+    Unexpected {
+        /// The move text.
+        text: String,
+        /// The character.
+        found: char,
+    },
+    /// Text that is not Western move text (no piece letter, no destination,
+    /// or something after the move).
+    #[error("'{text}' is not Western move text")]
+    NotWestern {
+        /// The move text.
+        text: String,
+    },
+    /// The text names one move, and the rules refuse it for this reason.
+    #[error("'{text}' is not a legal move: {reason}")]
+    Illegal {
+        /// The move text.
+        text: String,
+        /// Why the rules refuse the move.
+        reason: IllegalMove,
+    },
+    /// None of the side's pieces of the kind written can make the move.
+    #[error("'{text}' is not a legal move: none of your pieces {piece} can move to {to}")]
+    NoneCanMove {
+        /// The move text.
+        text: String,
+        /// The piece as written.
+        piece: String,
+        /// The destination as written.
+        to: String,
+    },
+    /// No legal move fits the text.
+    #[error("'{text}' is not a legal move")]
+    NoLegalMove {
+        /// The move text.
+        text: String,
+    },
+    /// Several legal moves fit the text.
+    #[error("'{text}' is ambiguous: it could be {}", .candidates.join(" or "))]
+    Ambiguous {
+        /// The move text.
+        text: String,
+        /// The moves it fits, each written in full in the same notation.
+        candidates: Vec<String>,
+    },
+}
+
+impl NotationError {
+    /// Whether the text was read but is no legal move (as opposed to text that
+    /// cannot be read, or that fits several moves).
+    pub fn is_not_legal(&self) -> bool {
+        matches!(
+            self,
+            NotationError::Illegal { .. }
+                | NotationError::NoneCanMove { .. }
+                | NotationError::NoLegalMove { .. }
+        )
+    }
+}
+
+/// Why no legal move fits text that was read: the rules core's reason when
+/// the text names one move (a drop, a move with its origin, or the only piece
+/// of its kind), else [`NotationError::NoneCanMove`] or
+/// [`NotationError::NoLegalMove`].
+#[allow(clippy::too_many_arguments)]
+fn not_legal<B: BitBoard>(
+    pos: &Position<B>,
+    text: &str,
+    piece: &str,
+    kind: Kind,
+    origin: Option<Square>,
+    to: Square,
+    to_text: String,
+    drop: bool,
+    promote: bool,
+) -> NotationError {
+    let rules = pos.rules();
+    let g = rules.geometry;
+    let usi = if drop {
+        format!("{}*{}", rules.kind(kind).code, g.name(to))
+    } else {
+        let from = match origin {
+            Some(f) => f,
+            None => {
+                let own: Vec<Square> = pos.pieces(pos.side_to_move(), kind).squares().collect();
+                match own.as_slice() {
+                    [one] => *one,
+                    [] => {
+                        return NotationError::NoLegalMove {
+                            text: text.to_string(),
+                        }
+                    }
+                    // Some can, but not as written (a direction word, a
+                    // promotion): no reason to give.
+                    _ if pos.legal_moves().iter().any(|m| {
+                        m.to() == to
+                            && !m.is_drop()
+                            && pos.moving_piece(*m).map(|p| p.kind) == Some(kind)
+                    }) =>
+                    {
+                        return NotationError::NoLegalMove {
+                            text: text.to_string(),
+                        }
+                    }
+                    _ => {
+                        return NotationError::NoneCanMove {
+                            text: text.to_string(),
+                            piece: piece.to_string(),
+                            to: to_text,
+                        }
+                    }
+                }
+            }
+        };
+        format!(
+            "{}{}{}",
+            g.name(from),
+            g.name(to),
+            if promote { "+" } else { "" }
+        )
+    };
+    match pos.parse_move(&usi) {
+        Err(MoveError::Illegal(reason)) => NotationError::Illegal {
+            text: text.to_string(),
+            reason,
+        },
+        _ => NotationError::NoLegalMove {
+            text: text.to_string(),
+        },
+    }
+}
+
 const FILES: [char; 9] = ['１', '２', '３', '４', '５', '６', '７', '８', '９'];
 const RANKS: [char; 9] = ['一', '二', '三', '四', '五', '六', '七', '八', '九'];
 
@@ -352,7 +569,7 @@ pub fn to_japanese<B: BitBoard>(
         }
         Some(_) if kif || double => s.push_str(&origin_group(g, m)),
         Some(_) => {
-            if parse_japanese(pos, &s, previous) != Ok(m) {
+            if parse_japanese(pos, &s, previous).ok() != Some(m) {
                 s.push_str(&origin_group(g, m));
             }
         }
@@ -391,10 +608,11 @@ pub fn parse_japanese<B: BitBoard>(
     pos: &Position<B>,
     text: &str,
     previous: Option<Square>,
-) -> Result<Move, String> {
+) -> Result<Move, NotationError> {
     let rules = pos.rules();
     let g = rules.geometry;
     let c = pos.side_to_move();
+    let text_of = || text.to_string();
     let mut s = text.trim();
     let marked = match s.chars().next() {
         Some('▲' | '☗' | '▼') => Some(Color::Black),
@@ -402,28 +620,36 @@ pub fn parse_japanese<B: BitBoard>(
         _ => None,
     };
     if marked.is_some_and(|m| m != c) {
-        return Err(format!("'{text}': it is {}'s move", c.name()));
+        return Err(NotationError::WrongSide {
+            text: text_of(),
+            to_move: c,
+        });
     }
     for m in ['▲', '△', '☗', '☖', '▽', '▼'] {
         s = s.trim_start_matches(m);
     }
     let (to, rest) = if let Some(r) = s.strip_prefix('同') {
-        let to = previous.ok_or("同 with no previous move")?;
+        let to = previous.ok_or_else(|| NotationError::NoPreviousMove { text: text_of() })?;
         (to, r.trim_start_matches(['　', ' ']))
     } else {
         let ((f, r), rest) =
-            parse_square_in(g, s).ok_or_else(|| format!("no square in '{text}'"))?;
+            parse_square_in(g, s).ok_or_else(|| NotationError::NoSquare { text: text_of() })?;
         let to = g
             .square(f, r - 1)
-            .ok_or_else(|| format!("square off the board in '{text}'"))?;
+            .ok_or_else(|| NotationError::OffBoard { text: text_of() })?;
         (to, rest.trim_start_matches(['　', ' ']))
     };
-    let (code, mut rest) = names(rules.variant.name)
+    let (code, after_name) = names(rules.variant.name)
         .parse_kanji(rest)
-        .ok_or_else(|| format!("no piece name in '{text}'"))?;
+        .ok_or_else(|| NotationError::NoPieceName { text: text_of() })?;
+    let piece = &rest[..rest.len() - after_name.len()];
+    let mut rest = after_name;
     let kind = rules
         .kind_by_code(code)
-        .ok_or_else(|| format!("this game has no {code} piece"))?;
+        .ok_or_else(|| NotationError::UnknownPiece {
+            text: text_of(),
+            piece: piece.to_string(),
+        })?;
     // An origin in parentheses (KIF), with a double move's middle squares.
     let mut origin = None;
     let mut written_mids: Option<Vec<Square>> = None;
@@ -432,8 +658,8 @@ pub fn parse_japanese<B: BitBoard>(
             .trim_start_matches(['(', '（'])
             .trim_end()
             .trim_end_matches([')', '）']);
-        let squares =
-            parse_origin_group(g, inner).ok_or_else(|| format!("bad origin in '{text}'"))?;
+        let squares = parse_origin_group(g, inner)
+            .ok_or_else(|| NotationError::BadOrigin { text: text_of() })?;
         origin = Some(squares[0]);
         written_mids = Some(squares[1..].to_vec());
         rest = rest[..open].trim_end();
@@ -446,7 +672,7 @@ pub fn parse_japanese<B: BitBoard>(
         match ch {
             '不' => {
                 if chars.next() != Some('成') {
-                    return Err(format!("'不' without '成' in '{text}'"));
+                    return Err(NotationError::IncompleteNonPromotion { text: text_of() });
                 }
                 promote = Some(false);
             }
@@ -455,7 +681,12 @@ pub fn parse_japanese<B: BitBoard>(
             '打' => drop = true,
             '右' | '左' | '直' | '上' | '引' | '寄' | '行' | '入' => words.push(ch),
             ' ' | '　' => {}
-            _ => return Err(format!("unexpected '{ch}' in '{text}'")),
+            _ => {
+                return Err(NotationError::Unexpected {
+                    text: text_of(),
+                    found: ch,
+                })
+            }
         }
     }
     let mut cands: Vec<Move> = pos
@@ -497,10 +728,35 @@ pub fn parse_japanese<B: BitBoard>(
             _ => {}
         }
     }
-    match cands.len() {
-        1 => Ok(cands[0]),
-        0 => Err(format!("'{text}' is not a legal move")),
-        _ => Err(format!("'{text}' is ambiguous")),
+    match cands.as_slice() {
+        [m] => Ok(*m),
+        [] => {
+            // Without 打, a drop when no piece of the kind stands on the board.
+            let drop = drop || pos.pieces(c, kind).is_empty() && pos.hand_count(c, kind) > 0;
+            let named = written_mids.as_ref().is_none_or(|w| w.is_empty());
+            Err(if named {
+                not_legal(
+                    pos,
+                    text,
+                    piece,
+                    kind,
+                    origin,
+                    to,
+                    japanese_square(pos, to),
+                    drop,
+                    promote == Some(true),
+                )
+            } else {
+                NotationError::NoLegalMove { text: text_of() }
+            })
+        }
+        _ => Err(NotationError::Ambiguous {
+            text: text_of(),
+            candidates: cands
+                .iter()
+                .map(|&m| to_japanese(pos, m, previous, false))
+                .collect(),
+        }),
     }
 }
 
@@ -572,11 +828,16 @@ fn western_square(g: Geometry, s: &str) -> Option<(Square, &str)> {
 ///
 /// # Errors
 /// Why the text is not one legal move.
-pub fn parse_western<B: BitBoard>(pos: &Position<B>, text: &str) -> Result<Move, String> {
+pub fn parse_western<B: BitBoard>(pos: &Position<B>, text: &str) -> Result<Move, NotationError> {
     let rules = pos.rules();
     let g = rules.geometry;
     let t = text.trim();
-    let bad = || format!("'{text}' is not Western move text");
+    let bad = || NotationError::NotWestern {
+        text: text.to_string(),
+    };
+    let bad_square = || NotationError::BadSquare {
+        text: text.to_string(),
+    };
     let (plus, body) = match t.strip_prefix('+') {
         Some(b) => ("+", b),
         None => ("", t),
@@ -594,6 +855,10 @@ pub fn parse_western<B: BitBoard>(pos: &Position<B>, text: &str) -> Result<Move,
         n = 2;
     }
     let letters = &body[..n];
+    let unknown = || NotationError::UnknownPiece {
+        text: text.to_string(),
+        piece: format!("{plus}{letters}"),
+    };
     let table = names(rules.variant.name);
     let (code, letters_len) = [n, 1]
         .into_iter()
@@ -602,19 +867,15 @@ pub fn parse_western<B: BitBoard>(pos: &Position<B>, text: &str) -> Result<Move,
                 .code_of_western(&format!("{plus}{}", &body[..len]))
                 .map(|c| (c, len))
         })
-        .ok_or_else(|| format!("unknown piece '{plus}{letters}' in '{text}'"))?;
-    let kind = rules
-        .kind_by_code(code)
-        .ok_or_else(|| format!("unknown piece '{plus}{letters}' in '{text}'"))?;
+        .ok_or_else(unknown)?;
+    let kind = rules.kind_by_code(code).ok_or_else(unknown)?;
     let mut rest = &body[letters_len..];
     let origin = match western_square(g, rest) {
         Some((sq, r)) => {
             rest = r;
             Some(sq)
         }
-        None if rest.starts_with(|c: char| c.is_ascii_digit()) => {
-            return Err(format!("bad square in '{text}'"))
-        }
+        None if rest.starts_with(|c: char| c.is_ascii_digit()) => return Err(bad_square()),
         None => None,
     };
     // Segments: a separator, `!` for a move that stays, a square.
@@ -625,8 +886,7 @@ pub fn parse_western<B: BitBoard>(pos: &Position<B>, text: &str) -> Result<Move,
             b'-' | b'x' | b'*' => {
                 let stay = rest[1..].starts_with('!');
                 let sq_text = if stay { &rest[2..] } else { &rest[1..] };
-                let (sq, r) =
-                    western_square(g, sq_text).ok_or_else(|| format!("bad square in '{text}'"))?;
+                let (sq, r) = western_square(g, sq_text).ok_or_else(bad_square)?;
                 segments.push((sep, stay, sq));
                 rest = r;
             }
@@ -664,10 +924,26 @@ pub fn parse_western<B: BitBoard>(pos: &Position<B>, text: &str) -> Result<Move,
         })
         .collect();
     filter_promotion(&mut cands, suffix);
-    match cands.len() {
-        1 => Ok(cands[0]),
-        0 => Err(format!("'{text}' is not a legal move")),
-        _ => Err(format!("'{text}' is ambiguous (add the origin square)")),
+    match cands.as_slice() {
+        [m] => Ok(*m),
+        [] if written_mids.is_empty() && !stay => Err(not_legal(
+            pos,
+            text,
+            &format!("{plus}{}", &body[..letters_len]),
+            kind,
+            origin,
+            last,
+            g.name(last).to_string(),
+            last_sep == b'*',
+            suffix == Some(true),
+        )),
+        [] => Err(NotationError::NoLegalMove {
+            text: text.to_string(),
+        }),
+        _ => Err(NotationError::Ambiguous {
+            text: text.to_string(),
+            candidates: cands.iter().map(|&m| to_western(pos, m)).collect(),
+        }),
     }
 }
 
@@ -866,7 +1142,7 @@ fn list_moves<B: BitBoard>(
             Style::Western => parse_western(&pos, t),
             Style::Japanese => parse_japanese(&pos, t, prev),
         }
-        .map_err(|e| ParseError::new(*n, e))?;
+        .map_err(|e| ParseError::new(*n, e.to_string()))?;
         out.push(pos.move_to_usi(m));
         prev = Some(m.to());
         pos.make_move(m);

@@ -45,18 +45,51 @@ impl EnteringKingRule {
     }
 }
 
+impl EnteringKingRule {
+    /// Every rule, the default first.
+    pub const ALL: [EnteringKingRule; 4] = [
+        EnteringKingRule::NoEnteringKing,
+        EnteringKingRule::CsaRule24,
+        EnteringKingRule::CsaRule27,
+        EnteringKingRule::TryRule,
+    ];
+}
+
+/// A declaration rule name that is none of the USI spellings.
+///
+/// ```
+/// use banmen_rules::{EnteringKingRule, UnknownEnteringKingRule};
+/// let err = "CSARule28".parse::<EnteringKingRule>().unwrap_err();
+/// assert_eq!(err, UnknownEnteringKingRule("CSARule28".into()));
+/// assert_eq!(
+///     err.to_string(),
+///     "unknown EnteringKingRule 'CSARule28' (NoEnteringKing, CSARule24, CSARule27, TryRule)"
+/// );
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownEnteringKingRule(pub String);
+
+impl fmt::Display for UnknownEnteringKingRule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let names: Vec<&str> = EnteringKingRule::ALL.iter().map(|r| r.as_str()).collect();
+        write!(
+            f,
+            "unknown EnteringKingRule '{}' ({})",
+            self.0,
+            names.join(", ")
+        )
+    }
+}
+
+impl std::error::Error for UnknownEnteringKingRule {}
+
 impl FromStr for EnteringKingRule {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        match s {
-            "NoEnteringKing" => Ok(EnteringKingRule::NoEnteringKing),
-            "CSARule24" => Ok(EnteringKingRule::CsaRule24),
-            "CSARule27" => Ok(EnteringKingRule::CsaRule27),
-            "TryRule" => Ok(EnteringKingRule::TryRule),
-            _ => Err(format!(
-                "unknown EnteringKingRule '{s}' (NoEnteringKing, CSARule24, CSARule27, TryRule)"
-            )),
-        }
+    type Err = UnknownEnteringKingRule;
+    fn from_str(s: &str) -> Result<Self, UnknownEnteringKingRule> {
+        EnteringKingRule::ALL
+            .into_iter()
+            .find(|r| r.as_str() == s)
+            .ok_or_else(|| UnknownEnteringKingRule(s.to_string()))
     }
 }
 

@@ -45,7 +45,7 @@ pub mod variant;
 
 pub use bitboard::{Bb128, Bb320, BitBoard};
 pub use dynamic::{AnyGame, AnyPosition};
-pub use game::{EnteringKingRule, Game, GameOptions, Outcome, Reason};
+pub use game::{EnteringKingRule, Game, GameOptions, Outcome, Reason, UnknownEnteringKingRule};
 pub use movegen::MoveList;
 pub use moves::Move;
 pub use piece::{Color, Kind, Piece};

@@ -163,7 +163,8 @@ pub fn run(args: &MatchArgs) -> Result<(), String> {
         .entering_king
         .as_deref()
         .map(str::parse::<EnteringKingRule>)
-        .transpose()?;
+        .transpose()
+        .map_err(|e| e.to_string())?;
     let mut engine_options: [Vec<(String, String)>; 2] = [Vec::new(), Vec::new()];
     for o in &args.options {
         let (targets, nv): (&[usize], &str) = match o.split_once(':') {

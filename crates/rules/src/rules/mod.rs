@@ -388,16 +388,11 @@ fn cached<B: BitBoard>(
 ) -> Result<&'static Rules<B>, RulesError> {
     let (variant, canonical) = crate::variant::options::with_rules(name, options)?;
     if !geometries.contains(&variant.geometry) {
-        let served: Vec<String> = geometries
-            .iter()
-            .map(|g| format!("{}x{}", g.files, g.ranks))
-            .collect();
-        return Err(RulesError(format!(
-            "{name} is played on {}x{}, not {}",
-            variant.geometry.files,
-            variant.geometry.ranks,
-            served.join(" or ")
-        )));
+        return Err(RulesError::WrongBoard {
+            variant: name,
+            played_on: variant.geometry,
+            boards: geometries.to_vec(),
+        });
     }
     let mut cache = cache.lock().unwrap_or_else(|e| e.into_inner());
     if let Some((_, _, r)) = cache.iter().find(|(n, c, _)| *n == name && *c == canonical) {

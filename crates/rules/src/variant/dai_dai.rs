@@ -339,11 +339,10 @@ fn pick(key: &str, value: &str) -> Result<&'static str, RulesError> {
         .iter()
         .find(|a| **a == value)
         .copied()
-        .ok_or_else(|| {
-            RulesError(format!(
-                "{key} must be one of {} (got '{value}')",
-                allowed.join(", ")
-            ))
+        .ok_or_else(|| RulesError::BadValue {
+            key: key.to_string(),
+            value: value.to_string(),
+            allowed,
         })
 }
 
@@ -388,9 +387,12 @@ pub(super) fn dai_dai(pairs: &[(String, String)]) -> Result<(Variant, String), R
                 "ja" => o = JA.clone(),
                 "hachu" => o = HACHU.clone(),
                 _ => {
-                    return Err(RulesError(format!(
-                        "daidaishogi presets: tsa (default), ja, hachu; got '{v}'"
-                    )))
+                    return Err(RulesError::UnknownPreset {
+                        variant: VariantName::DaiDaiShogi,
+                        preset: v.to_string(),
+                        presets: &["tsa", "ja", "hachu"],
+                        options: &OPTIONS,
+                    })
                 }
             },
             "lion-dog" => o.lion_dog = pick(k, v)?,
@@ -405,11 +407,11 @@ pub(super) fn dai_dai(pairs: &[(String, String)]) -> Result<(Variant, String), R
             "perpetual-chase" => o.perpetual_chase = pick(k, v)?,
             "king-capture" => o.king_capture = pick(k, v)?,
             other => {
-                let keys: Vec<&str> = OPTIONS.iter().map(|o| o.key).collect();
-                return Err(RulesError(format!(
-                    "daidaishogi has no rule option '{other}' (options: {})",
-                    keys.join(", ")
-                )));
+                return Err(RulesError::UnknownOption {
+                    variant: VariantName::DaiDaiShogi,
+                    key: other.to_string(),
+                    options: &OPTIONS,
+                });
             }
         }
     }
