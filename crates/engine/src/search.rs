@@ -10,9 +10,7 @@ use crate::{
     MATE_BOUND,
 };
 use banmen_rules::game::declaration_ok;
-use banmen_rules::{
-    BitBoard, Color, EnteringKingRule, Move, MoveList, Position, SfenMode, VariantName,
-};
+use banmen_rules::{BitBoard, Color, EnteringKingRule, Move, MoveList, Position, SfenMode};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
@@ -1352,7 +1350,9 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
             return self.pos.may_give_check(m);
         }
         let rules = self.pos.rules();
-        let shogi = rules.variant.name == VariantName::Shogi;
+        // Without hoppers (shogi, minishogi) only the first piece seen from
+        // the king can give a discovered check.
+        let shogi = !rules.variant.has_hoppers();
         let us = self.pos.side_to_move();
         let Some(king) = self.pos.king_square(!us) else {
             return false;
@@ -1366,8 +1366,8 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
         }
         let to = m.to();
         if !shogi {
-            // Cannon shogi and minishogi: exact (in cannon shogi a move along
-            // any line through the king may open or make a screen): our
+            // Games with hoppers (cannon shogi): exact (a move along any
+            // line through the king may open or make a screen): our
             // pieces (but the mover) that attack the king once the move is
             // made, or the mover itself. Attacks other than the mover's run
             // along lines through the king, so a move that neither leaves nor
