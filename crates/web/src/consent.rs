@@ -3,9 +3,10 @@
 //! end, and the check of a seat link's token.
 
 use crate::{
-    admit, blocking, body_json, change, client_ip, color_name, engine_job, err, game_over,
-    internal, new_game, new_token, now_secs, parse_id, read_game, seat, seat_in_play, spawn_engine,
-    state, storage, store_or_restore, ApiError, Client, Entry, Head, Inner, Player, Shared,
+    admit, blocking, body_json, change, client_ip, color_name, engine_job, err, fresh, game_over,
+    new_game, new_token, now_secs, parse_id, read_game, seat, seat_in_play, spawn_engine, state,
+    storage, store_or_restore, stored_or_conflict, ApiError, Client, Entry, Head, Inner, Player,
+    Shared,
 };
 use axum::body::Bytes;
 use axum::extract::{Path, State};
@@ -298,13 +299,18 @@ pub(crate) async fn rematch(
         let no_game = || err(StatusCode::NOT_FOUND, format!("no game {id}"));
         // What the new game copies, read under the lock.
         let (head, me) = {
-            let inner = s.inner.lock().expect("lock");
-            let e = inner.games.get(&id).ok_or_else(no_game)?;
+            let mut inner = s.inner.lock().expect("lock");
+            let Inner { conn, games, .. } = &mut *inner;
+            fresh(conn, games, id)?;
+            if let Some(n) = games.get(&id).and_then(|e| e.rematch) {
+                fresh(conn, games, n)?;
+            }
+            let e = games.get(&id).ok_or_else(no_game)?;
             let me = seat(&headers, e)?;
             if e.result().is_none() {
                 return Err(conflict("the game is not over: a rematch follows its end"));
             }
-            if let Some(new) = e.rematch.and_then(|n| inner.games.get(&n)) {
+            if let Some(new) = e.rematch.and_then(|n| games.get(&n)) {
                 let seat = rematch_seat(e.handicap.is_some(), me);
                 return Ok(rematch_answer(new, seat, StatusCode::OK));
             }
@@ -337,7 +343,12 @@ pub(crate) async fn rematch(
         let (response, job) = {
             let mut inner = s.inner.lock().expect("lock");
             let Inner { conn, games, rates } = &mut *inner;
-            // Someone else may have created it meanwhile.
+            // Someone else may have created it meanwhile (here, or on
+            // another server).
+            fresh(conn, games, id)?;
+            if let Some(n) = games.get(&id).and_then(|e| e.rematch) {
+                fresh(conn, games, n)?;
+            }
             let old = games.get(&id).ok_or_else(no_game)?;
             if let Some(new) = old.rematch.and_then(|n| games.get(&n)) {
                 return Ok(rematch_answer(new, seat, StatusCode::OK));
@@ -349,7 +360,7 @@ pub(crate) async fn rematch(
             let from = old.ply() + 1;
             if let Err(dbe) = storage::insert_rematch(conn, &mut entry, old, from) {
                 old.restore(saved);
-                return Err(internal(dbe));
+                return Err(stored_or_conflict(old, dbe));
             }
             let new_id = entry.id;
             let _ = s.events.send((id, state(old).to_string()));

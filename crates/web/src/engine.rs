@@ -2,7 +2,9 @@
 //! its move played through the same path as a person's.
 
 use crate::bounds::spawn_search;
-use crate::{blocking, change, err, store_or_restore, ApiError, Entry, Player, Shared};
+use crate::{
+    blocking, change, err, fresh, store_or_restore, ApiError, Entry, Inner, Player, Shared,
+};
 use axum::http::StatusCode;
 use banmen_engine::{
     search, BestMove, Control, Evaluator, HistoryEntry, Info, Limits, Score, SearchOptions, Table,
@@ -197,7 +199,8 @@ pub(crate) fn spawn_engine(s: Shared, job: EngineJob) {
 fn started(s: &Shared, mut job: EngineJob) -> Option<EngineJob> {
     blocking(|| {
         let mut inner = s.inner.lock().expect("lock");
-        let e = inner.games.get_mut(&job.id)?;
+        let Inner { conn, games, .. } = &mut *inner;
+        let e = fresh(conn, games, job.id).ok()?;
         if e.generation != job.generation || e.ply() != job.ply || e.result().is_some() {
             return None;
         }

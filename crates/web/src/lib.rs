@@ -45,7 +45,7 @@ pub use bounds::{cores, Bounds};
 pub use clock::TimeControl;
 use engine::{engine_job, spawn_engine, EngineJob};
 pub use storage::Database;
-use storage::{load_games, store, Store};
+use storage::{load_game, load_games, store, stored_version, stored_versions, Store, StoreError};
 
 /// Request bodies larger than this are refused.
 pub const BODY_LIMIT: usize = 64 * 1024;
@@ -375,8 +375,129 @@ fn store_or_restore(
 ) -> Result<(), ApiError> {
     store(conn, e, from).map_err(|dbe| {
         e.restore(saved);
-        internal(dbe)
+        stored_or_conflict(e, dbe)
     })
+}
+
+/// The answer to a refused write: `409` when another server changed the
+/// game first (the copy is then marked stale, so that it is read again
+/// before its next use), `500` otherwise.
+fn stored_or_conflict(e: &mut Entry, dbe: StoreError) -> ApiError {
+    match dbe {
+        StoreError::Changed(_) => {
+            e.version = 0;
+            err(
+                StatusCode::CONFLICT,
+                format!("{dbe}: it has been read again; look and try again"),
+            )
+        }
+        StoreError::Failed(_) => internal(dbe),
+    }
+}
+
+/// Reads game `id` again when its stored version is newer than this
+/// server's copy, or when this server has no copy (a game made by another
+/// server on the same database); says whether it did. Only for a database
+/// other servers may share: with SQLite this server is the only writer.
+fn refresh(conn: &mut Store, games: &mut BTreeMap<i64, Entry>, id: i64) -> Result<bool, String> {
+    if !conn.is_shared() {
+        return Ok(false);
+    }
+    let Some(stored) = stored_version(conn, id).map_err(|e| e.to_string())? else {
+        return Ok(false);
+    };
+    reload_if_older(conn, games, id, stored)
+}
+
+/// Reads game `id` again if this server's copy is older than `stored` (or missing).
+fn reload_if_older(
+    conn: &mut Store,
+    games: &mut BTreeMap<i64, Entry>,
+    id: i64,
+    stored: i64,
+) -> Result<bool, String> {
+    if games.get(&id).is_some_and(|e| e.version as i64 >= stored) {
+        return Ok(false);
+    }
+    let Some(mut fresh) = load_game(conn, id)? else {
+        return Ok(false);
+    };
+    if let Some(old) = games.get_mut(&id) {
+        // A search this server runs on the old state is thrown away.
+        old.stop_engine();
+        fresh.generation = old.generation + 1;
+    }
+    games.insert(id, fresh);
+    Ok(true)
+}
+
+/// Reads again every game another server has changed or made (a shared
+/// database only); the ids read.
+fn refresh_all(conn: &mut Store, games: &mut BTreeMap<i64, Entry>) -> Vec<i64> {
+    if !conn.is_shared() {
+        return Vec::new();
+    }
+    let stored = match stored_versions(conn) {
+        Ok(v) => v,
+        Err(e) => {
+            eprintln!("banmen serve: reading the games' versions: {e}");
+            return Vec::new();
+        }
+    };
+    stored
+        .into_iter()
+        .filter(|&(id, v)| match reload_if_older(conn, games, id, v) {
+            Ok(read) => read,
+            Err(e) => {
+                eprintln!("banmen serve: game {id}: {e}");
+                false
+            }
+        })
+        .map(|(id, _)| id)
+        .collect()
+}
+
+/// Game `id` as stored (read again first where [`refresh`] says), or `404`.
+fn fresh<'a>(
+    conn: &mut Store,
+    games: &'a mut BTreeMap<i64, Entry>,
+    id: i64,
+) -> Result<&'a mut Entry, ApiError> {
+    refresh(conn, games, id).map_err(internal)?;
+    games
+        .get_mut(&id)
+        .ok_or_else(|| err(StatusCode::NOT_FOUND, format!("no game {id}")))
+}
+
+/// Another server changed game `id` to `version` (PostgreSQL's `NOTIFY`):
+/// a game this server holds is read again and its new state published.
+fn changed_elsewhere(s: &Shared, id: i64, version: i64) {
+    let mut inner = s.inner.lock().expect("lock");
+    let Inner { conn, games, .. } = &mut *inner;
+    if !games.contains_key(&id) {
+        return; // read when first asked for
+    }
+    match reload_if_older(conn, games, id, version) {
+        Ok(true) => {
+            if let Some(e) = games.get(&id) {
+                let _ = s.events.send((id, state(e).to_string()));
+            }
+        }
+        Ok(false) => {}
+        Err(e) => eprintln!("banmen serve: game {id}: {e}"),
+    }
+}
+
+/// After the listening connection was lost: every game changed meanwhile is
+/// read again and published.
+fn missed_elsewhere(s: &Shared) {
+    let mut inner = s.inner.lock().expect("lock");
+    let Inner { conn, games, .. } = &mut *inner;
+    for id in refresh_all(conn, games) {
+        if let Some(e) = games.get(&id) {
+            let _ = s.events.send((id, state(e).to_string()));
+        }
+    }
 }
 
 fn internal(e: impl std::fmt::Display) -> ApiError {
@@ -555,7 +676,8 @@ pub async fn app(db: impl Into<Database>) -> Result<Router, String> {
 /// # Errors
 /// The database cannot be opened or read.
 pub async fn app_with(db: impl Into<Database>, bounds: Bounds) -> Result<Router, String> {
-    let mut conn = Store::open(&db.into())?;
+    let db: Database = db.into();
+    let mut conn = Store::open(&db)?;
     let games = load_games(&mut conn)?;
     let (events, _) = broadcast::channel(256);
     let state = Arc::new(AppState {
@@ -576,6 +698,27 @@ pub async fn app_with(db: impl Into<Database>, bounds: Bounds) -> Result<Router,
     };
     for job in jobs {
         spawn_engine(state.clone(), job);
+    }
+    if let Database::Postgres(url) = &db {
+        // Changes made by other servers on the same database.
+        let weak = Arc::downgrade(&state);
+        let url = url.clone();
+        std::thread::spawn(move || {
+            storage::listen_postgres(
+                &url,
+                || weak.strong_count() > 0,
+                |id, version| {
+                    if let Some(s) = weak.upgrade() {
+                        changed_elsewhere(&s, id, version);
+                    }
+                },
+                || {
+                    if let Some(s) = weak.upgrade() {
+                        missed_elsewhere(&s);
+                    }
+                },
+            );
+        });
     }
     let weak = Arc::downgrade(&state);
     tokio::spawn(async move {
@@ -884,10 +1027,10 @@ async fn create(
 
 async fn list(State(s): State<Shared>) -> Json<Value> {
     blocking(|| {
-        let inner = s.inner.lock().expect("lock");
-        Json(Value::Array(
-            inner.games.values().rev().map(summary).collect(),
-        ))
+        let mut inner = s.inner.lock().expect("lock");
+        let Inner { conn, games, .. } = &mut *inner;
+        refresh_all(conn, games);
+        Json(Value::Array(games.values().rev().map(summary).collect()))
     })
 }
 
@@ -996,12 +1139,9 @@ pub(crate) fn read_game<T>(
     f: impl FnOnce(&Entry) -> Result<T, ApiError>,
 ) -> Result<T, ApiError> {
     blocking(|| {
-        let inner = s.inner.lock().expect("lock");
-        let e = inner
-            .games
-            .get(&id)
-            .ok_or_else(|| err(StatusCode::NOT_FOUND, format!("no game {id}")))?;
-        f(e)
+        let mut inner = s.inner.lock().expect("lock");
+        let Inner { conn, games, .. } = &mut *inner;
+        f(fresh(conn, games, id)?)
     })
 }
 
@@ -1022,9 +1162,7 @@ fn change(
     let (value, job) = {
         let mut inner = s.inner.lock().expect("lock");
         let Inner { conn, games, .. } = &mut *inner;
-        let e = games
-            .get_mut(&id)
-            .ok_or_else(|| err(StatusCode::NOT_FOUND, format!("no game {id}")))?;
+        let e = fresh(conn, games, id)?;
         if let Err(refused) = f_after_flag(conn, e, f) {
             if refused.1 {
                 let _ = s.events.send((id, state(e).to_string()));
@@ -1066,8 +1204,14 @@ fn expire(conn: &mut Store, e: &mut Entry) -> bool {
     e.version += 1;
     let from = e.ply() + 1;
     if let Err(dbe) = store(conn, e, from) {
-        eprintln!("banmen serve: game {}: {dbe}", e.id);
+        if !matches!(dbe, StoreError::Changed(_)) {
+            eprintln!("banmen serve: game {}: {dbe}", e.id);
+        }
         e.restore(saved);
+        if matches!(dbe, StoreError::Changed(_)) {
+            // Read again by `expire_all` (another server ended it, or moved).
+            e.version = 0;
+        }
         return false;
     }
     e.stop_engine();
@@ -1079,9 +1223,19 @@ fn expire(conn: &mut Store, e: &mut Entry) -> bool {
 fn expire_all(s: &Shared) {
     let mut inner = s.inner.lock().expect("lock");
     let Inner { conn, games, .. } = &mut *inner;
+    let mut stale = Vec::new();
     for e in games.values_mut() {
         if e.time_control.is_some() && expire(conn, e) {
             let _ = s.events.send((e.id, state(e).to_string()));
+        } else if e.version == 0 && conn.is_shared() {
+            stale.push(e.id);
+        }
+    }
+    for id in stale {
+        if let Ok(true) = refresh(conn, games, id) {
+            if let Some(e) = games.get(&id) {
+                let _ = s.events.send((id, state(e).to_string()));
+            }
         }
     }
 }
@@ -1116,7 +1270,7 @@ async fn play(
             if let Err(dbe) = store(conn, e, ply + 1) {
                 e.pop_move();
                 e.turn_started = started;
-                return Err(internal(dbe));
+                return Err(stored_or_conflict(e, dbe));
             }
             Ok(())
         })
@@ -1238,8 +1392,9 @@ async fn events_handler(
                         // Events of this game may be among those missed: the
                         // whole state now (the page keeps the newest version).
                         let now = blocking(|| {
-                            let inner = s.inner.lock().expect("lock");
-                            inner.games.get(&id).map(|e| state(e).to_string())
+                            let mut inner = s.inner.lock().expect("lock");
+                            let Inner { conn, games, .. } = &mut *inner;
+                            fresh(conn, games, id).ok().map(|e| state(e).to_string())
                         });
                         return now.map(|data| (Ok(Event::default().data(data)), (None, rx)));
                     }

@@ -8,6 +8,7 @@
 //! Values are always bound, never put into the text.
 
 mod pg;
+pub(crate) use pg::listen as listen_postgres;
 mod sqlite;
 
 use crate::variations::Variations;
@@ -126,13 +127,29 @@ impl Cell {
     }
 }
 
-/// A database refusal or a lost connection, as text.
+/// A database refusal or a lost connection, as text; or a change refused
+/// because the stored game is newer than the one it was decided on.
 #[derive(Debug)]
-pub(crate) struct StoreError(String);
+pub(crate) enum StoreError {
+    Failed(String),
+    /// Another server (sharing the database) changed the game first.
+    Changed(i64),
+}
+
+impl StoreError {
+    pub(crate) fn new(text: impl Into<String>) -> StoreError {
+        StoreError::Failed(text.into())
+    }
+}
 
 impl fmt::Display for StoreError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        match self {
+            StoreError::Failed(text) => f.write_str(text),
+            StoreError::Changed(id) => {
+                write!(f, "game {id} was changed meanwhile by another server")
+            }
+        }
     }
 }
 
@@ -146,6 +163,12 @@ pub(crate) trait Tx {
         sql: &'static str,
         params: &[Param<'_>],
     ) -> Result<Vec<Vec<Cell>>, StoreError>;
+    /// Tells the other servers on the database, once this transaction
+    /// commits, that game `id` is now at `version` (PostgreSQL's `NOTIFY`;
+    /// nothing on SQLite, which one server uses alone).
+    fn notify(&mut self, _id: i64, _version: i64) -> Result<(), StoreError> {
+        Ok(())
+    }
 }
 
 /// The open database of a server.
@@ -166,6 +189,12 @@ impl Store {
                 pg::Postgres::open(url).map(|p| Store::Postgres(Box::new(p)))
             }
         }
+    }
+
+    /// Whether other servers may share the database (PostgreSQL): games are
+    /// then checked against their stored version before they are used.
+    pub(crate) fn is_shared(&self) -> bool {
+        matches!(self, Store::Postgres(_))
     }
 
     /// Runs `f` in one transaction, committed when it returns `Ok` (before
@@ -192,9 +221,19 @@ const INSERT_GAME: &str = "INSERT INTO games(variant, rules, handicap, start_sfe
     RETURNING id";
 const DELETE_MOVES: &str = "DELETE FROM moves WHERE game_id = ?1 AND ply >= ?2";
 const INSERT_MOVE: &str = "INSERT INTO moves(game_id, ply, usi, ms) VALUES (?1, ?2, ?3, ?4)";
+/// Written only over an older version: a change decided on a game another
+/// server has changed since changes no row (and is refused).
 const UPDATE_GAME: &str = "UPDATE games SET result_winner = ?1, result_reason = ?2,
         updated = ?3, version = ?4, offer = ?5, rematch = ?6
-    WHERE id = ?7";
+    WHERE id = ?7 AND (version IS NULL OR version < ?4)";
+const SELECT_GAME: &str = "SELECT id, created, updated, variant, rules, handicap, start_sfen,
+        black, white, black_token, white_token, result_winner, result_reason, version,
+        time_control, offer, rematch, consent, variations
+    FROM games WHERE id = ?1";
+const SELECT_GAME_MOVES: &str =
+    "SELECT game_id, usi, ms FROM moves WHERE game_id = ?1 ORDER BY ply";
+const SELECT_VERSION: &str = "SELECT version FROM games WHERE id = ?1";
+const SELECT_VERSIONS: &str = "SELECT id, version FROM games";
 const SELECT_REVIEW: &str = "SELECT events FROM reviews WHERE game = ?1 AND moves = ?2";
 const UPSERT_REVIEW: &str = "INSERT INTO reviews(game, moves, events) VALUES (?1, ?2, ?3)
     ON CONFLICT(game) DO UPDATE SET moves = excluded.moves, events = excluded.events";
@@ -204,6 +243,45 @@ pub(crate) fn load_games(conn: &mut Store) -> Result<BTreeMap<i64, Entry>, Strin
     let (rows, move_rows) = conn
         .transaction(|tx| Ok((tx.query(SELECT_GAMES, &[])?, tx.query(SELECT_MOVES, &[])?)))
         .map_err(|e| e.to_string())?;
+    games_from_rows(rows, move_rows)
+}
+
+/// Reads game `id` back (`None`: there is none, or its rules no longer read it).
+pub(crate) fn load_game(conn: &mut Store, id: i64) -> Result<Option<Entry>, String> {
+    let key = [Param::Int(Some(id))];
+    let (rows, move_rows) = conn
+        .transaction(|tx| {
+            Ok((
+                tx.query(SELECT_GAME, &key)?,
+                tx.query(SELECT_GAME_MOVES, &key)?,
+            ))
+        })
+        .map_err(|e| e.to_string())?;
+    Ok(games_from_rows(rows, move_rows)?.remove(&id))
+}
+
+/// The stored version of game `id` (`None`: no such game; 0: stored before versions were).
+pub(crate) fn stored_version(conn: &mut Store, id: i64) -> Result<Option<i64>, StoreError> {
+    let rows = conn.transaction(|tx| tx.query(SELECT_VERSION, &[Param::Int(Some(id))]))?;
+    Ok(rows
+        .into_iter()
+        .next()
+        .map(|row| row.first().and_then(Cell::int).unwrap_or(0)))
+}
+
+/// Every stored game's id and version.
+pub(crate) fn stored_versions(conn: &mut Store) -> Result<Vec<(i64, i64)>, StoreError> {
+    let rows = conn.transaction(|tx| tx.query(SELECT_VERSIONS, &[]))?;
+    Ok(rows
+        .iter()
+        .map(|row| (row_id(row), row.get(1).and_then(Cell::int).unwrap_or(0)))
+        .collect())
+}
+
+fn games_from_rows(
+    rows: Vec<Vec<Cell>>,
+    move_rows: Vec<Vec<Cell>>,
+) -> Result<BTreeMap<i64, Entry>, String> {
     let mut moves: BTreeMap<i64, Vec<(String, Option<i64>)>> = BTreeMap::new();
     for row in move_rows {
         let mut cells = row.into_iter();
@@ -452,7 +530,7 @@ impl NewGame {
         rows.first()
             .map(|r| row_id(r))
             .filter(|&id| id > 0)
-            .ok_or_else(|| StoreError("the new game got no id".into()))
+            .ok_or_else(|| StoreError::new("the new game got no id"))
     }
 }
 
@@ -493,9 +571,26 @@ impl Progress {
         }
     }
 
-    /// Replaces the moves from `from` on and updates the game's row.
+    /// Updates the game's row (first: on PostgreSQL this waits for another
+    /// server's change of the game to commit, then refuses this one as
+    /// decided on an older version) and replaces the moves from `from` on.
     fn write(&self, tx: &mut dyn Tx, now: i64) -> Result<(), StoreError> {
         let id = Param::Int(Some(self.id));
+        let updated = tx.execute(
+            UPDATE_GAME,
+            &[
+                Param::Text(self.winner),
+                Param::Text(self.reason),
+                Param::Int(Some(now)),
+                Param::Int(Some(self.version)),
+                Param::Text(self.offer.as_deref()),
+                Param::Int(self.rematch),
+                id,
+            ],
+        )?;
+        if updated == 0 {
+            return Err(StoreError::Changed(self.id));
+        }
         tx.execute(DELETE_MOVES, &[id, Param::Int(Some(self.from as i64))])?;
         for (i, (m, ms)) in self.moves.iter().enumerate() {
             let ply = (self.from.max(1) + i) as i64;
@@ -509,19 +604,7 @@ impl Progress {
                 ],
             )?;
         }
-        tx.execute(
-            UPDATE_GAME,
-            &[
-                Param::Text(self.winner),
-                Param::Text(self.reason),
-                Param::Int(Some(now)),
-                Param::Int(Some(self.version)),
-                Param::Text(self.offer.as_deref()),
-                Param::Int(self.rematch),
-                id,
-            ],
-        )?;
-        Ok(())
+        tx.notify(self.id, self.version)
     }
 }
 
@@ -531,15 +614,20 @@ pub(crate) fn store_variations(conn: &mut Store, e: &Entry) -> Result<i64, Store
     let now = now_secs();
     let stored = e.variations.as_ref().map(|v| v.stored());
     conn.transaction(|tx| {
-        tx.execute(
-            "UPDATE games SET variations = ?1, version = ?2, updated = ?3 WHERE id = ?4",
+        let updated = tx.execute(
+            "UPDATE games SET variations = ?1, version = ?2, updated = ?3
+                WHERE id = ?4 AND (version IS NULL OR version < ?2)",
             &[
                 Param::Text(stored.as_deref()),
                 Param::Int(Some(e.version as i64)),
                 Param::Int(Some(now)),
                 Param::Int(Some(e.id)),
             ],
-        )
+        )?;
+        if updated == 0 {
+            return Err(StoreError::Changed(e.id));
+        }
+        tx.notify(e.id, e.version as i64)
     })?;
     Ok(now)
 }

@@ -4,8 +4,8 @@
 //! text, and written back by the exports that hold them (KIF, KI2, JKF).
 
 use crate::{
-    blocking, body_json, change, color_from, color_name, err, internal, notation, seat, storage,
-    ApiError, Shared,
+    blocking, body_json, change, color_from, color_name, err, notation, seat, storage,
+    stored_or_conflict, ApiError, Shared,
 };
 use axum::body::Bytes;
 use axum::extract::{Path, State};
@@ -409,7 +409,7 @@ pub(crate) async fn save_line(
                 }
                 Err(dbe) => {
                     (e.variations, e.version) = saved;
-                    Err(internal(dbe))
+                    Err(stored_or_conflict(e, dbe))
                 }
             }
         })

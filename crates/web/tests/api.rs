@@ -1899,9 +1899,22 @@ fn analysis_streams_the_best_lines_of_a_replayed_position_and_leaves_the_game_al
             e["pv"]["western"].as_array().unwrap().len()
         );
     }
-    // The three lines, as last reported, begin with three different moves.
+    // The three lines of the deepest iteration that reported all three
+    // begin with three different moves (lines of different iterations may
+    // share one: the second line of one is often the best of the next).
+    let depth_of = |e: &&Value| e["depth"].as_i64().unwrap_or(0);
+    let full = infos
+        .iter()
+        .map(|e| depth_of(e))
+        .filter(|&d| (1..=3).all(|k| infos.iter().any(|e| e["multipv"] == k && depth_of(e) == d)))
+        .max()
+        .expect("an iteration with three lines");
     let firsts: std::collections::HashSet<&str> = (1..=3)
-        .filter_map(|k| infos.iter().rfind(|e| e["multipv"] == k))
+        .filter_map(|k| {
+            infos
+                .iter()
+                .rfind(|e| e["multipv"] == k && depth_of(e) == full)
+        })
         .map(|e| e["pv"]["usi"][0].as_str().unwrap())
         .collect();
     assert_eq!(firsts.len(), 3, "{infos:?}");
@@ -2490,4 +2503,101 @@ fn side_lines_saved_while_analysing_join_the_record_tree_and_its_exports() {
             [4, ["4c4d"], []]
         ])
     );
+}
+
+/// Two servers on one PostgreSQL database (issue 18): a game made on one is
+/// served by the other, a move on one reaches the other's event stream
+/// (`LISTEN/NOTIFY`), and moves sent to both at once for the same ply are
+/// decided once: one is played, the other refused, and both servers then
+/// show the same game. SQLite has one server per file: skipped there.
+#[test]
+fn two_servers_on_one_database_decide_each_move_once() {
+    if !on_postgres() {
+        println!("skipped: two servers share a PostgreSQL database only");
+        return;
+    }
+    let Some(db) = temp_db("two-servers") else {
+        return;
+    };
+    let a = Server::start(&db);
+    let b = Server::start(&db);
+    let (id, created) = a.create(json!({"variant": "shogi", "black": "human", "white": "human"}));
+    let (black, white) = tokens(&created);
+    // Made on A, read by B on demand, and listed there.
+    assert_eq!(
+        moves(&b.get(&format!("/api/games/{id}"))),
+        Vec::<String>::new()
+    );
+    let listed = b.get("/api/games");
+    assert!(
+        listed.as_array().unwrap().iter().any(|g| g["id"] == id),
+        "{listed}"
+    );
+
+    // B's event stream sees A's move.
+    let mut s = TcpStream::connect(b.addr).expect("connect");
+    s.set_read_timeout(Some(Duration::from_secs(10)))
+        .expect("timeout");
+    write!(
+        s,
+        "GET /api/games/{id}/events HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n"
+    )
+    .expect("write");
+    let mut seen = String::new();
+    let mut buf = [0u8; 65536];
+    let mut read_until = |needle: &str, seen: &mut String| {
+        let start = Instant::now();
+        while !seen.contains(needle) {
+            assert!(
+                start.elapsed() < Duration::from_secs(10),
+                "no event with {needle}: {seen}"
+            );
+            let n = s.read(&mut buf).expect("read events");
+            assert!(n > 0, "stream closed");
+            seen.push_str(&String::from_utf8_lossy(&buf[..n]));
+        }
+    };
+    read_until("\"moves\":[]", &mut seen);
+    let (status, v) = a.play(id, &black, "7g7f");
+    assert_eq!(status, 200, "{v}");
+    read_until("\"moves\":[\"7g7f\"]", &mut seen);
+    // And A sees B's.
+    let (status, v) = b.play(id, &white, "3c3d");
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(moves(&a.get(&format!("/api/games/{id}"))), ["7g7f", "3c3d"]);
+
+    // The same side moves on both servers at once, ten times (two of its
+    // legal moves): each ply gets one move, and the other request is
+    // refused with 409.
+    let mut expected = vec!["7g7f".to_string(), "3c3d".to_string()];
+    for round in 0..10 {
+        let now = a.get(&format!("/api/games/{id}"));
+        let legal: Vec<String> = now["legal_moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m.as_str().unwrap().to_string())
+            .collect();
+        let (one, other) = (&legal[round], &legal[legal.len() - 1 - round]);
+        let token = if round % 2 == 0 { &black } else { &white };
+        let (r1, r2) = std::thread::scope(|scope| {
+            let t1 = scope.spawn(|| a.play(id, token, one));
+            let t2 = scope.spawn(|| b.play(id, token, other));
+            (t1.join().unwrap(), t2.join().unwrap())
+        });
+        let played = match (r1.0, r2.0) {
+            (200, 409) => one,
+            (409, 200) => other,
+            _ => panic!("{one} on A: {r1:?}; {other} on B: {r2:?}"),
+        };
+        expected.push(played.to_string());
+        let on_a = moves(&a.get(&format!("/api/games/{id}")));
+        let on_b = moves(&b.get(&format!("/api/games/{id}")));
+        assert_eq!(on_a, expected);
+        assert_eq!(on_b, expected);
+    }
+    // What the database holds, read by a third server.
+    drop((a, b));
+    let c = Server::start(&db);
+    assert_eq!(moves(&c.get(&format!("/api/games/{id}"))), expected);
 }

@@ -47,11 +47,80 @@ const MIGRATIONS: &[&str] = &[
 ];
 
 /// The advisory lock held while migrating ("banmen" in ASCII).
+/// The channel on which a server that changed a game says so (`id:version`).
+const CHANNEL: &str = "banmen_games";
+
+/// How long the listener waits for a notification before it checks whether
+/// the server still runs.
+const LISTEN_POLL: std::time::Duration = std::time::Duration::from_millis(500);
+
+/// Follows the changes other servers make: on its own connection, `LISTEN`s
+/// on [`CHANNEL`] and calls `changed(id, version)` for each notification,
+/// until `running()` is false. A lost connection is opened again after a
+/// second, and then `missed()` is called (notifications sent meanwhile are
+/// gone). Runs on the calling thread (one of its own, not the runtime's).
+pub(crate) fn listen(
+    url: &str,
+    running: impl Fn() -> bool,
+    mut changed: impl FnMut(i64, i64),
+    mut missed: impl FnMut(),
+) {
+    use postgres::fallible_iterator::FallibleIterator;
+    let Ok(config) = check_address(url) else {
+        return;
+    };
+    let mut first = true;
+    while running() {
+        let mut client = match config.connect(NoTls) {
+            Ok(c) => c,
+            Err(e) => {
+                eprintln!(
+                    "banmen serve: listening for other servers' changes: {}",
+                    text(&e)
+                );
+                std::thread::sleep(std::time::Duration::from_secs(1));
+                continue;
+            }
+        };
+        if let Err(e) = client.batch_execute(&format!("LISTEN {CHANNEL}")) {
+            eprintln!("banmen serve: LISTEN {CHANNEL}: {}", text(&e));
+            std::thread::sleep(std::time::Duration::from_secs(1));
+            continue;
+        }
+        if !first {
+            missed();
+        }
+        first = false;
+        while running() && !client.is_closed() {
+            let mut notifications = client.notifications();
+            let mut it = notifications.timeout_iter(LISTEN_POLL);
+            match it.next() {
+                Ok(Some(n)) => {
+                    let parsed = n.payload().split_once(':').and_then(|(id, v)| {
+                        Some((id.parse::<i64>().ok()?, v.parse::<i64>().ok()?))
+                    });
+                    if let Some((id, version)) = parsed {
+                        changed(id, version);
+                    }
+                }
+                Ok(None) => {}
+                Err(e) => {
+                    eprintln!(
+                        "banmen serve: listening for other servers' changes: {}",
+                        text(&e)
+                    );
+                    break;
+                }
+            }
+        }
+    }
+}
+
 const MIGRATION_LOCK: i64 = 0x62_61_6e_6d_65_6e;
 
 impl From<postgres::Error> for StoreError {
     fn from(e: postgres::Error) -> StoreError {
-        StoreError(text(&e))
+        StoreError::new(text(&e))
     }
 }
 
@@ -243,6 +312,13 @@ fn bound<'p>(params: &'p [Param<'_>]) -> Vec<&'p (dyn ToSql + Sync)> {
 }
 
 impl Tx for PgTx<'_> {
+    fn notify(&mut self, id: i64, version: i64) -> Result<(), StoreError> {
+        let statement = self.statement("SELECT pg_notify(?1, ?2)")?;
+        self.tx
+            .execute(&statement, &[&CHANNEL, &format!("{id}:{version}")])?;
+        Ok(())
+    }
+
     fn execute(&mut self, sql: &'static str, params: &[Param<'_>]) -> Result<u64, StoreError> {
         let statement = self.statement(sql)?;
         Ok(self.tx.execute(&statement, &bound(params))?)

@@ -11,7 +11,7 @@ const VERSION: i64 = 1;
 
 impl From<rusqlite::Error> for StoreError {
     fn from(e: rusqlite::Error) -> StoreError {
-        StoreError(e.to_string())
+        StoreError::new(e.to_string())
     }
 }
 
