@@ -1905,7 +1905,7 @@ fn analysis_streams_the_best_lines_of_a_replayed_position_and_leaves_the_game_al
     let depth_of = |e: &&Value| e["depth"].as_i64().unwrap_or(0);
     let full = infos
         .iter()
-        .map(|e| depth_of(e))
+        .map(&depth_of)
         .filter(|&d| (1..=3).all(|k| infos.iter().any(|e| e["multipv"] == k && depth_of(e) == d)))
         .max()
         .expect("an iteration with three lines");
