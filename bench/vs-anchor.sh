@@ -19,6 +19,8 @@
 #   ANCHORS      the anchors' folder (default ../shared/anchors/bin)
 #   BANMEN       the banmen binary (default target/release/banmen; built unless SKIP_BUILD=1)
 #   OUT          where the records go (default bench/out/vs-ANCHOR-VARIANT-<time>)
+#   BANMEN_OPTIONS  USI options for banmen only, space-separated Name=Value
+#                (e.g. EvalParams=params.txt to try a tuned parameter file)
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -41,6 +43,9 @@ OPENINGS="${OPENINGS:-bench/fsf/openings-$VARIANT.txt}"
 log() { echo "== $*" >&2; }
 
 options=(--option USI_Hash=64 --option 1:Threads=1)
+for o in ${BANMEN_OPTIONS:-}; do
+  options+=(--option "1:$o")
+done
 case "$ANCHOR" in
   fsf)
     if [ "$VARIANT" = shogi ]; then
