@@ -1,5 +1,6 @@
 //! `banmen serve` as a process: a game survives `kill -9` of the server (on
-//! SQLite, and on PostgreSQL when `BANMEN_TEST_POSTGRES` names a server), the
+//! SQLite, and on PostgreSQL when `BANMEN_TEST_POSTGRES` names a server), two
+//! servers on one PostgreSQL database lose no move when one is killed, the
 //! engine searches it had queued start again, through its bounded pool, and a
 //! `--db` it cannot use is an error, not a panic.
 
@@ -113,26 +114,187 @@ fn a_game_survives_kill_9() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A database of its own on the PostgreSQL server `BANMEN_TEST_POSTGRES`
+/// names, dropped when this goes away; `None` (the test says it is
+/// skipped) without that variable.
+struct PgDb {
+    server: String,
+    database: String,
+    url: String,
+}
+
+impl PgDb {
+    fn new(name: &str) -> Option<PgDb> {
+        let Ok(server) = std::env::var("BANMEN_TEST_POSTGRES") else {
+            println!("skipped: BANMEN_TEST_POSTGRES not set");
+            return None;
+        };
+        let database = format!("banmen_serve_{name}_{}", std::process::id());
+        let (scheme, rest) = server.split_once("://").expect("a postgres:// address");
+        let host_end = rest.find(['/', '?']).unwrap_or(rest.len());
+        let url = format!("{scheme}://{}/{database}", &rest[..host_end]);
+        let db = PgDb {
+            server,
+            database,
+            url,
+        };
+        db.admin(&format!(
+            "DROP DATABASE IF EXISTS {} WITH (FORCE)",
+            db.database
+        ));
+        db.admin(&format!("CREATE DATABASE {}", db.database));
+        Some(db)
+    }
+
+    fn admin(&self, sql: &str) {
+        let mut client = postgres::Client::connect(&self.server, postgres::NoTls)
+            .unwrap_or_else(|e| panic!("BANMEN_TEST_POSTGRES={}: {e}", self.server));
+        client.batch_execute(sql).expect(sql);
+    }
+}
+
+impl Drop for PgDb {
+    fn drop(&mut self) {
+        self.admin(&format!(
+            "DROP DATABASE IF EXISTS {} WITH (FORCE)",
+            self.database
+        ));
+    }
+}
+
 #[test]
 fn a_game_survives_kill_9_on_postgres() {
-    let Ok(server) = std::env::var("BANMEN_TEST_POSTGRES") else {
-        println!("skipped: BANMEN_TEST_POSTGRES not set");
-        return;
-    };
-    // A database of its own, made (and dropped) through the server's address.
-    let database = format!("banmen_serve_test_{}", std::process::id());
-    let admin = |sql: &str| {
-        let mut client = postgres::Client::connect(&server, postgres::NoTls)
-            .unwrap_or_else(|e| panic!("BANMEN_TEST_POSTGRES={server}: {e}"));
-        client.batch_execute(sql).expect(sql);
-    };
-    admin(&format!("DROP DATABASE IF EXISTS {database} WITH (FORCE)"));
-    admin(&format!("CREATE DATABASE {database}"));
-    let (scheme, rest) = server.split_once("://").expect("a postgres:// address");
-    let host_end = rest.find(['/', '?']).unwrap_or(rest.len());
-    let url = format!("{scheme}://{}/{database}", &rest[..host_end]);
-    game_survives_kill_9(OsStr::new(&url));
-    admin(&format!("DROP DATABASE {database} WITH (FORCE)"));
+    let Some(db) = PgDb::new("kill") else { return };
+    game_survives_kill_9(OsStr::new(&db.url));
+}
+
+/// Issue 18: two servers on one PostgreSQL database, four games played at
+/// once with each game's moves sent to the two servers in turn, and one
+/// server killed (`kill -9`) in the middle: every acknowledged move is
+/// stored, each game goes on on the other server, and a server started
+/// afterwards reads the same games.
+#[test]
+fn two_servers_one_killed_lose_no_acknowledged_move() {
+    let Some(db) = PgDb::new("two") else { return };
+    let (a, port_a) = serve(&db.url, &[]);
+    let (_b, port_b) = serve(&db.url, &[]);
+    let mut games = Vec::new();
+    for _ in 0..4 {
+        let (status, created) = request(
+            port_a,
+            "POST",
+            "/api/games",
+            None,
+            r#"{"variant":"shogi","black":"human","white":"human"}"#,
+        )
+        .expect("create");
+        assert_eq!(status, 201, "{created}");
+        let v: serde_json::Value = serde_json::from_str(&created).expect("json");
+        let token = |side: &str| v["tokens"][side].as_str().expect("token").to_string();
+        games.push((
+            v["id"].as_i64().expect("id"),
+            [token("black"), token("white")],
+        ));
+    }
+    let a_killed = std::sync::atomic::AtomicBool::new(false);
+    let plies = 24;
+    let played: Vec<(i64, Vec<String>, usize)> = std::thread::scope(|scope| {
+        let threads: Vec<_> = games
+            .iter()
+            .map(|(id, tokens)| {
+                let a_killed = &a_killed;
+                scope.spawn(move || {
+                    // The moves the servers acknowledged, and how many of
+                    // them came after A was killed.
+                    let mut acknowledged: Vec<String> = Vec::new();
+                    let mut after_kill = 0;
+                    let mut state = request(port_b, "GET", &format!("/api/games/{id}"), None, "")
+                        .expect("get")
+                        .1;
+                    for ply in 0..plies {
+                        let v: serde_json::Value = serde_json::from_str(&state).expect("json");
+                        let legal = v["legal_moves"].as_array().expect("legal moves");
+                        let mv = legal[(ply * 7) % legal.len()].as_str().unwrap().to_string();
+                        let body = format!(r#"{{"move":"{mv}"}}"#);
+                        let path = format!("/api/games/{id}/moves");
+                        let token = Some(tokens[ply % 2].as_str());
+                        let killed = a_killed.load(std::sync::atomic::Ordering::SeqCst);
+                        let port = if ply % 2 == 0 && !killed {
+                            port_a
+                        } else {
+                            port_b
+                        };
+                        // `None`: A died under this request, which is then
+                        // not acknowledged; B says whether it was stored.
+                        match request(port, "POST", &path, token, &body) {
+                            Some((200, next)) => {
+                                acknowledged.push(mv);
+                                if killed {
+                                    after_kill += 1;
+                                }
+                                state = next;
+                            }
+                            Some((status, text)) => panic!("game {id} ply {ply}: {status} {text}"),
+                            None => {
+                                let now =
+                                    request(port_b, "GET", &format!("/api/games/{id}"), None, "")
+                                        .expect("B answers")
+                                        .1;
+                                let v: serde_json::Value =
+                                    serde_json::from_str(&now).expect("json");
+                                let stored: Vec<String> = v["moves"]
+                                    .as_array()
+                                    .unwrap()
+                                    .iter()
+                                    .map(|m| m.as_str().unwrap().to_string())
+                                    .collect();
+                                if stored.len() > acknowledged.len() {
+                                    acknowledged.push(mv); // stored, then A died
+                                } else {
+                                    // Not stored: play it again, on B.
+                                    let (status, next) =
+                                        request(port_b, "POST", &path, token, &body).expect("B");
+                                    assert_eq!(status, 200, "{next}");
+                                    acknowledged.push(mv);
+                                    after_kill += 1;
+                                    state = next;
+                                    continue;
+                                }
+                                state = now;
+                            }
+                        }
+                        std::thread::sleep(Duration::from_millis(20));
+                    }
+                    (*id, acknowledged, after_kill)
+                })
+            })
+            .collect();
+        std::thread::sleep(Duration::from_millis(300));
+        drop(a); // kill -9, in the middle of the games
+        a_killed.store(true, std::sync::atomic::Ordering::SeqCst);
+        threads
+            .into_iter()
+            .map(|t| t.join().expect("client"))
+            .collect()
+    });
+    let (_c, port_c) = serve(&db.url, &[]);
+    for (id, acknowledged, after_kill) in played {
+        assert_eq!(acknowledged.len(), plies, "game {id}");
+        assert!(after_kill > 0, "game {id} went on after the kill");
+        for port in [port_b, port_c] {
+            let (status, text) =
+                request(port, "GET", &format!("/api/games/{id}"), None, "").expect("get");
+            assert_eq!(status, 200, "{text}");
+            let v: serde_json::Value = serde_json::from_str(&text).expect("json");
+            let stored: Vec<String> = v["moves"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|m| m.as_str().unwrap().to_string())
+                .collect();
+            assert_eq!(stored, acknowledged, "game {id} on port {port}");
+        }
+    }
 }
 
 /// A game with a clock, one move played, `kill -9`, a new server on `db`:
