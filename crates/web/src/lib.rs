@@ -488,8 +488,9 @@ fn changed_elsewhere(s: &Shared, id: i64, version: i64) {
     }
 }
 
-/// After the listening connection was lost: every game changed meanwhile is
-/// read again and published.
+/// Every game another server made or changed that this server has not
+/// read yet (after the listening connection was lost, and once a second) is
+/// read and published.
 fn missed_elsewhere(s: &Shared) {
     let mut inner = s.inner.lock().expect("lock");
     let Inner { conn, games, .. } = &mut *inner;
@@ -723,9 +724,16 @@ pub async fn app_with(db: impl Into<Database>, bounds: Bounds) -> Result<Router,
     let weak = Arc::downgrade(&state);
     tokio::spawn(async move {
         let mut tick = tokio::time::interval(std::time::Duration::from_millis(100));
-        loop {
+        for n in 0u64.. {
             tick.tick().await;
             let Some(s) = weak.upgrade() else { break };
+            // On a shared database, once a second: the games the other
+            // servers made or changed, so that this server also runs their
+            // clocks (and ends them on time if the server that took their
+            // last move has died).
+            if n % 10 == 0 && s.inner.lock().expect("lock").conn.is_shared() {
+                blocking(|| missed_elsewhere(&s));
+            }
             blocking(|| expire_all(&s));
         }
     });

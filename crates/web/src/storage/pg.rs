@@ -46,7 +46,6 @@ const MIGRATIONS: &[&str] = &[
         events TEXT NOT NULL);",
 ];
 
-/// The advisory lock held while migrating ("banmen" in ASCII).
 /// The channel on which a server that changed a game says so (`id:version`).
 const CHANNEL: &str = "banmen_games";
 
@@ -116,6 +115,7 @@ pub(crate) fn listen(
     }
 }
 
+/// The advisory lock held while migrating ("banmen" in ASCII).
 const MIGRATION_LOCK: i64 = 0x62_61_6e_6d_65_6e;
 
 impl From<postgres::Error> for StoreError {
