@@ -423,3 +423,49 @@ fn a_database_it_cannot_use_is_an_error_not_a_panic() {
         "{stderr}"
     );
 }
+
+/// Issue 18: a timed game whose last move was taken by a server that then
+/// died (`kill -9`) still ends on time, on another server of the same
+/// PostgreSQL database that made no move in it (a server reads the others'
+/// games once a second, or when asked for one, and runs their clocks).
+#[test]
+fn a_flag_falls_on_another_server_after_kill_9() {
+    let Some(db) = PgDb::new("flag") else { return };
+    let (a, port_a) = serve(&db.url, &[]);
+    let (_b, port_b) = serve(&db.url, &[]);
+    let (status, created) = request(
+        port_a,
+        "POST",
+        "/api/games",
+        None,
+        r#"{"variant":"shogi","black":"human","white":"human",
+            "clock":{"main_ms":1500,"byoyomi_ms":0}}"#,
+    )
+    .expect("create");
+    assert_eq!(status, 201, "{created}");
+    let v: serde_json::Value = serde_json::from_str(&created).expect("json");
+    let id = v["id"].as_i64().expect("id");
+    let black = v["tokens"]["black"].as_str().expect("token");
+    let path = format!("/api/games/{id}/moves");
+    let (status, text) =
+        request(port_a, "POST", &path, Some(black), r#"{"move":"7g7f"}"#).expect("move");
+    assert_eq!(status, 200, "{text}");
+    drop(a); // kill -9: White's clock now runs only on B
+    let start = Instant::now();
+    loop {
+        let (status, text) =
+            request(port_b, "GET", &format!("/api/games/{id}"), None, "").expect("get");
+        assert_eq!(status, 200, "{text}");
+        let v: serde_json::Value = serde_json::from_str(&text).expect("json");
+        if !v["result"].is_null() {
+            assert_eq!(v["result"]["winner"], "black", "{text}");
+            assert_eq!(v["result"]["reason"], "time", "{text}");
+            break;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(8),
+            "no flag fell on B: {text}"
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    }
+}
