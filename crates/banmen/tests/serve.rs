@@ -99,6 +99,19 @@ fn number(json: &str, key: &str) -> u64 {
         .unwrap_or_else(|_| panic!("{key} is not a number in {json}"))
 }
 
+/// The moves of game `id` as the server on `port` has them.
+fn stored_moves(port: u16, id: i64) -> Vec<String> {
+    let (status, text) = request(port, "GET", &format!("/api/games/{id}"), None, "").expect("get");
+    assert_eq!(status, 200, "{text}");
+    let v: serde_json::Value = serde_json::from_str(&text).expect("json");
+    v["moves"]
+        .as_array()
+        .expect("moves")
+        .iter()
+        .map(|m| m.as_str().unwrap().to_string())
+        .collect()
+}
+
 /// A fresh directory for one test's database.
 fn temp_dir(name: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("banmen-serve-{name}-{}", std::process::id()));
@@ -240,15 +253,7 @@ fn two_servers_one_killed_lose_no_acknowledged_move() {
                                     request(port_b, "GET", &format!("/api/games/{id}"), None, "")
                                         .expect("B answers")
                                         .1;
-                                let v: serde_json::Value =
-                                    serde_json::from_str(&now).expect("json");
-                                let stored: Vec<String> = v["moves"]
-                                    .as_array()
-                                    .unwrap()
-                                    .iter()
-                                    .map(|m| m.as_str().unwrap().to_string())
-                                    .collect();
-                                if stored.len() > acknowledged.len() {
+                                if stored_moves(port_b, *id).len() > acknowledged.len() {
                                     acknowledged.push(mv); // stored, then A died
                                 } else {
                                     // Not stored: play it again, on B.
@@ -282,17 +287,11 @@ fn two_servers_one_killed_lose_no_acknowledged_move() {
         assert_eq!(acknowledged.len(), plies, "game {id}");
         assert!(after_kill > 0, "game {id} went on after the kill");
         for port in [port_b, port_c] {
-            let (status, text) =
-                request(port, "GET", &format!("/api/games/{id}"), None, "").expect("get");
-            assert_eq!(status, 200, "{text}");
-            let v: serde_json::Value = serde_json::from_str(&text).expect("json");
-            let stored: Vec<String> = v["moves"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|m| m.as_str().unwrap().to_string())
-                .collect();
-            assert_eq!(stored, acknowledged, "game {id} on port {port}");
+            assert_eq!(
+                stored_moves(port, id),
+                acknowledged,
+                "game {id} on port {port}"
+            );
         }
     }
 }

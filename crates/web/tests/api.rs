@@ -494,33 +494,52 @@ fn events_push_the_state_after_a_move() {
         server.create(json!({"variant": "daidaishogi", "black": "human", "white": "human"}));
     let (black, _) = tokens(&created);
     assert_eq!(created["position"]["files"], 17);
-    let mut s = TcpStream::connect(server.addr).expect("connect");
-    s.set_read_timeout(Some(Duration::from_secs(10)))
-        .expect("timeout");
-    write!(
-        s,
-        "GET /api/games/{id}/events HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n"
-    )
-    .expect("write");
-    let mut seen = String::new();
-    let mut buf = [0u8; 65536];
-    let mut read_until = |needle: &str, seen: &mut String| {
-        let start = Instant::now();
-        while !seen.contains(needle) {
-            assert!(
-                start.elapsed() < Duration::from_secs(10),
-                "no event with {needle}"
-            );
-            let n = s.read(&mut buf).expect("read events");
-            assert!(n > 0, "stream closed");
-            seen.push_str(&String::from_utf8_lossy(&buf[..n]));
-        }
-    };
-    read_until("\"moves\":[]", &mut seen);
+    let mut events = Events::open(server.addr, id);
+    events.read_until("\"moves\":[]");
     let mv = created["legal_moves"][0].as_str().unwrap().to_string();
     let (status, v) = server.play(id, &black, &mv);
     assert_eq!(status, 200, "{v}");
-    read_until(&format!("\"moves\":[\"{mv}\"]"), &mut seen);
+    events.read_until(&format!("\"moves\":[\"{mv}\"]"));
+}
+
+/// A game's server-sent events, read as they come.
+struct Events {
+    stream: TcpStream,
+    seen: String,
+}
+
+impl Events {
+    fn open(addr: SocketAddr, id: i64) -> Events {
+        let mut stream = TcpStream::connect(addr).expect("connect");
+        stream
+            .set_read_timeout(Some(Duration::from_secs(10)))
+            .expect("timeout");
+        write!(
+            stream,
+            "GET /api/games/{id}/events HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n"
+        )
+        .expect("write");
+        Events {
+            stream,
+            seen: String::new(),
+        }
+    }
+
+    /// Reads until `needle` has come, for at most 10 s.
+    fn read_until(&mut self, needle: &str) {
+        let mut buf = [0u8; 65536];
+        let start = Instant::now();
+        while !self.seen.contains(needle) {
+            assert!(
+                start.elapsed() < Duration::from_secs(10),
+                "no event with {needle}: {}",
+                self.seen
+            );
+            let n = self.stream.read(&mut buf).expect("read events");
+            assert!(n > 0, "stream closed");
+            self.seen.push_str(&String::from_utf8_lossy(&buf[..n]));
+        }
+    }
 }
 
 /// What a refused request must leave as it was.
@@ -2535,32 +2554,11 @@ fn two_servers_on_one_database_decide_each_move_once() {
     );
 
     // B's event stream sees A's move.
-    let mut s = TcpStream::connect(b.addr).expect("connect");
-    s.set_read_timeout(Some(Duration::from_secs(10)))
-        .expect("timeout");
-    write!(
-        s,
-        "GET /api/games/{id}/events HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n"
-    )
-    .expect("write");
-    let mut seen = String::new();
-    let mut buf = [0u8; 65536];
-    let mut read_until = |needle: &str, seen: &mut String| {
-        let start = Instant::now();
-        while !seen.contains(needle) {
-            assert!(
-                start.elapsed() < Duration::from_secs(10),
-                "no event with {needle}: {seen}"
-            );
-            let n = s.read(&mut buf).expect("read events");
-            assert!(n > 0, "stream closed");
-            seen.push_str(&String::from_utf8_lossy(&buf[..n]));
-        }
-    };
-    read_until("\"moves\":[]", &mut seen);
+    let mut events = Events::open(b.addr, id);
+    events.read_until("\"moves\":[]");
     let (status, v) = a.play(id, &black, "7g7f");
     assert_eq!(status, 200, "{v}");
-    read_until("\"moves\":[\"7g7f\"]", &mut seen);
+    events.read_until("\"moves\":[\"7g7f\"]");
     // And A sees B's.
     let (status, v) = b.play(id, &white, "3c3d");
     assert_eq!(status, 200, "{v}");
