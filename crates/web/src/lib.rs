@@ -112,6 +112,9 @@ struct Entry {
     times: Vec<u64>,
     /// When the side to move began to think (a restart resets it).
     turn_started: Instant,
+    /// A write was refused because the stored game is newer (another
+    /// server changed it): read it again before its next use.
+    stale: bool,
     /// The time control, if the game has one.
     time_control: Option<TimeControl>,
     /// Against a person, a take-back needs the other side's consent (no
@@ -180,6 +183,7 @@ impl Entry {
             japanese: Vec::new(),
             times: Vec::new(),
             turn_started: Instant::now(),
+            stale: false,
             left: [head.time_control.map_or(0, |t| t.main_ms); 2],
             time_control: head.time_control,
             consent: head.consent,
@@ -385,7 +389,7 @@ fn store_or_restore(
 fn stored_or_conflict(e: &mut Entry, dbe: StoreError) -> ApiError {
     match dbe {
         StoreError::Changed(_) => {
-            e.version = 0;
+            e.stale = true;
             err(
                 StatusCode::CONFLICT,
                 format!("{dbe}: it has been read again; look and try again"),
@@ -397,10 +401,12 @@ fn stored_or_conflict(e: &mut Entry, dbe: StoreError) -> ApiError {
 
 /// Reads game `id` again when its stored version is newer than this
 /// server's copy, or when this server has no copy (a game made by another
-/// server on the same database); says whether it did. Only for a database
+/// server on the same database), or when a write of it was refused as
+/// stale; says whether it did. The version is compared only on a database
 /// other servers may share: with SQLite this server is the only writer.
 fn refresh(conn: &mut Store, games: &mut BTreeMap<i64, Entry>, id: i64) -> Result<bool, String> {
-    if !conn.is_shared() {
+    let stale = games.get(&id).is_some_and(|e| e.stale);
+    if !conn.is_shared() && !stale {
         return Ok(false);
     }
     let Some(stored) = stored_version(conn, id).map_err(|e| e.to_string())? else {
@@ -409,14 +415,18 @@ fn refresh(conn: &mut Store, games: &mut BTreeMap<i64, Entry>, id: i64) -> Resul
     reload_if_older(conn, games, id, stored)
 }
 
-/// Reads game `id` again if this server's copy is older than `stored` (or missing).
+/// Reads game `id` again if this server's copy is older than `stored`,
+/// stale, or missing.
 fn reload_if_older(
     conn: &mut Store,
     games: &mut BTreeMap<i64, Entry>,
     id: i64,
     stored: i64,
 ) -> Result<bool, String> {
-    if games.get(&id).is_some_and(|e| e.version as i64 >= stored) {
+    if games
+        .get(&id)
+        .is_some_and(|e| !e.stale && e.version as i64 >= stored)
+    {
         return Ok(false);
     }
     let Some(mut fresh) = load_game(conn, id)? else {
@@ -722,6 +732,7 @@ pub async fn app_with(db: impl Into<Database>, bounds: Bounds) -> Result<Router,
         });
     }
     let weak = Arc::downgrade(&state);
+    let shared = matches!(db, Database::Postgres(_));
     tokio::spawn(async move {
         let mut tick = tokio::time::interval(std::time::Duration::from_millis(100));
         for n in 0u64.. {
@@ -731,7 +742,7 @@ pub async fn app_with(db: impl Into<Database>, bounds: Bounds) -> Result<Router,
             // servers made or changed, so that this server also runs their
             // clocks (and ends them on time if the server that took their
             // last move has died).
-            if n % 10 == 0 && s.inner.lock().expect("lock").conn.is_shared() {
+            if shared && n % 10 == 0 {
                 blocking(|| missed_elsewhere(&s));
             }
             blocking(|| expire_all(&s));
@@ -1216,10 +1227,8 @@ fn expire(conn: &mut Store, e: &mut Entry) -> bool {
             eprintln!("banmen serve: game {}: {dbe}", e.id);
         }
         e.restore(saved);
-        if matches!(dbe, StoreError::Changed(_)) {
-            // Read again by `expire_all` (another server ended it, or moved).
-            e.version = 0;
-        }
+        // Read again by `expire_all` (another server ended it, or moved).
+        e.stale = matches!(dbe, StoreError::Changed(_));
         return false;
     }
     e.stop_engine();
@@ -1235,7 +1244,7 @@ fn expire_all(s: &Shared) {
     for e in games.values_mut() {
         if e.time_control.is_some() && expire(conn, e) {
             let _ = s.events.send((e.id, state(e).to_string()));
-        } else if e.version == 0 && conn.is_shared() {
+        } else if e.stale {
             stale.push(e.id);
         }
     }

@@ -2599,3 +2599,41 @@ fn two_servers_on_one_database_decide_each_move_once() {
     let c = Server::start(&db);
     assert_eq!(moves(&c.get(&format!("/api/games/{id}"))), expected);
 }
+
+/// The version check under every write, deterministically: two servers on
+/// one SQLite file (not a supported set-up: SQLite servers do not look for
+/// other writers, so the second one's copy stays old). Both hold the game
+/// at the same version; A's move is stored; B's move for the same ply,
+/// decided on its old copy, is refused with 409 instead of replacing A's,
+/// and B then reads the game again and shows A's move.
+#[test]
+fn a_write_decided_on_an_old_copy_is_refused() {
+    if on_postgres() {
+        println!("skipped: on PostgreSQL a server reads a changed game again before it writes");
+        return;
+    }
+    let Some(db) = temp_db("old-copy") else {
+        return;
+    };
+    let a = Server::start(&db);
+    let (id, created) = a.create(json!({"variant": "shogi", "black": "human", "white": "human"}));
+    let (black, _) = tokens(&created);
+    let b = Server::start(&db);
+    assert_eq!(
+        moves(&b.get(&format!("/api/games/{id}"))),
+        Vec::<String>::new()
+    );
+    let (status, v) = a.play(id, &black, "7g7f");
+    assert_eq!(status, 200, "{v}");
+    let (status, v) = b.play(id, &black, "2g2f");
+    assert_eq!(status, 409, "{v}");
+    assert!(
+        v["error"].as_str().unwrap().contains("changed meanwhile"),
+        "{v}"
+    );
+    assert_eq!(moves(&b.get(&format!("/api/games/{id}"))), ["7g7f"]);
+    assert_eq!(moves(&a.get(&format!("/api/games/{id}"))), ["7g7f"]);
+    drop((a, b));
+    let c = Server::start(&db);
+    assert_eq!(moves(&c.get(&format!("/api/games/{id}"))), ["7g7f"]);
+}
