@@ -704,7 +704,7 @@ fn near_index(dr: i32, df: i32) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use banmen_rules::{rules_17x17_with, rules_9x9, SfenMode, VariantName};
+    use banmen_rules::{rules_17x17_with, rules_9x9, rules_for, with_rules, SfenMode, VariantName};
 
     fn dot(e: &Evaluator<impl BitBoard>, f: &[(u32, i32)]) -> i32 {
         f.iter().map(|&(i, c)| c * e.weights()[i as usize]).sum()
@@ -794,6 +794,26 @@ mod tests {
         assert_eq!(set, 2);
         assert_eq!(e.value(rules.kind_by_code("R").unwrap()), 999);
         assert_eq!(e.weights()[e.layout.tempo], 7);
+    }
+
+    /// Every line of every shipped parameter file names a parameter of its
+    /// game (a renamed feature or a typo would silently leave a value out).
+    #[test]
+    fn shipped_parameters_all_apply() {
+        for name in VariantName::ALL {
+            let text = shipped_params(name);
+            let lines = text
+                .lines()
+                .filter(|l| !l.split('#').next().unwrap_or("").trim().is_empty())
+                .count();
+            let set =
+                with_rules!(rules_for(name, "").unwrap(), r => Evaluator::untuned(r).load(text));
+            assert_eq!(set, lines, "{name}");
+        }
+        // Dai dai shogi's tuned values differ from the initial ones.
+        let rules = rules_17x17_with(VariantName::DaiDaiShogi, "").unwrap();
+        let (tuned, initial) = (Evaluator::new(rules), Evaluator::untuned(rules));
+        assert_ne!(tuned.weights(), initial.weights());
     }
 
     #[test]
