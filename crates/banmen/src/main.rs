@@ -49,6 +49,23 @@ enum Command {
     Mate(mate::MateArgs),
     /// Serve the web board and its JSON API (games kept in SQLite or PostgreSQL).
     Serve(ServeArgs),
+    /// Play the engine sides' moves of `banmen serve --workers` servers, from
+    /// a queue in their PostgreSQL database.
+    Worker(WorkerArgs),
+}
+
+/// Arguments of `banmen worker`.
+#[derive(clap::Args, Debug)]
+struct WorkerArgs {
+    /// The servers' database: postgres://USER[:PASSWORD]@HOST[:PORT]/DB.
+    #[arg(long, value_parser = banmen_web::Database::parse)]
+    db: banmen_web::Database,
+    /// Searches at once (default: the cores).
+    #[arg(long)]
+    engines: Option<usize>,
+    /// The name this worker takes searches under (default: host:pid:random).
+    #[arg(long)]
+    name: Option<String>,
 }
 
 /// Arguments of `banmen serve`.
@@ -73,6 +90,10 @@ struct ServeArgs {
     /// At most this many games created or imported from one address a minute (0: no limit).
     #[arg(long, default_value_t = 30)]
     games_per_minute: u32,
+    /// Leave the engine sides' moves to `banmen worker` processes (PostgreSQL
+    /// only); `--engines` then bounds this server's analyses and reviews.
+    #[arg(long)]
+    workers: bool,
 }
 
 fn main() -> ExitCode {
@@ -97,8 +118,19 @@ fn main() -> ExitCode {
                 engines: args.engines.unwrap_or_else(banmen_web::cores),
                 engine_games_per_client: Some(args.engine_games_per_client).filter(|&n| n > 0),
                 games_per_minute: Some(args.games_per_minute).filter(|&n| n > 0),
+                workers: args.workers,
             },
         }),
+        Command::Worker(args) => {
+            let mut opts = banmen_web::WorkerOptions::new(
+                args.db,
+                args.engines.unwrap_or_else(banmen_web::cores),
+            );
+            if let Some(name) = args.name {
+                opts.name = name;
+            }
+            banmen_web::run_worker(&opts)
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -468,3 +468,136 @@ fn a_flag_falls_on_another_server_after_kill_9() {
         std::thread::sleep(Duration::from_millis(200));
     }
 }
+
+/// Starts `banmen worker` on `db` with one engine.
+fn worker(db: &str) -> Served {
+    let child = Command::new(env!("CARGO_BIN_EXE_banmen"))
+        .args(["worker", "--engines", "1", "--db", db])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn banmen worker");
+    Served(child)
+}
+
+/// Polls game `id` on `port` until `done` holds, for at most `limit`.
+fn wait_game(port: u16, id: i64, limit: Duration, done: impl Fn(&serde_json::Value) -> bool) {
+    let start = Instant::now();
+    loop {
+        if let Some((200, text)) = request(port, "GET", &format!("/api/games/{id}"), None, "") {
+            let v: serde_json::Value = serde_json::from_str(&text).expect("json");
+            if done(&v) {
+                return;
+            }
+            assert!(start.elapsed() < limit, "game {id} after {limit:?}: {v}");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// Issue 18: two `banmen serve --workers` and one `banmen worker` on one
+/// PostgreSQL database; four people play the engine at once, their moves
+/// sent to the two servers in turn; one server and the worker are killed
+/// (`kill -9`) in the middle, and a new worker starts. Every acknowledged
+/// move is stored, and every game goes on: the searches the dead worker held
+/// are taken again once their leases run out, and the engine's moves reach
+/// the server that is left.
+#[test]
+fn servers_and_a_worker_killed_lose_no_move_and_engine_games_go_on() {
+    let Some(db) = PgDb::new("workers") else {
+        return;
+    };
+    let (a, port_a) = serve(&db.url, &["--workers"]);
+    let (_b, port_b) = serve(&db.url, &["--workers"]);
+    let first_worker = worker(&db.url);
+    let mut games = Vec::new();
+    for i in 0..4 {
+        let (status, created) = request(
+            if i % 2 == 0 { port_a } else { port_b },
+            "POST",
+            "/api/games",
+            None,
+            r#"{"variant":"shogi","black":"human","white":{"engine":{"movetime_ms":100}}}"#,
+        )
+        .expect("create");
+        assert_eq!(status, 201, "{created}");
+        let v: serde_json::Value = serde_json::from_str(&created).expect("json");
+        games.push((
+            v["id"].as_i64().expect("id"),
+            v["tokens"]["black"].as_str().expect("token").to_string(),
+        ));
+    }
+    let a_killed = std::sync::atomic::AtomicBool::new(false);
+    let turns = 12;
+    let played: Vec<(i64, Vec<String>)> = std::thread::scope(|scope| {
+        let threads: Vec<_> = games
+            .iter()
+            .map(|(id, token)| {
+                let a_killed = &a_killed;
+                scope.spawn(move || {
+                    let mut acknowledged: Vec<String> = Vec::new();
+                    for turn in 0..turns {
+                        // The engine's reply to the last move, through whichever worker.
+                        wait_game(port_b, *id, Duration::from_secs(40), |v| {
+                            v["moves"].as_array().map(Vec::len) == Some(2 * turn)
+                        });
+                        let (_, text) = request(port_b, "GET", &format!("/api/games/{id}"), None, "")
+                            .expect("get");
+                        let v: serde_json::Value = serde_json::from_str(&text).expect("json");
+                        let legal = v["legal_moves"].as_array().expect("legal moves");
+                        let mv = legal[(turn * 5) % legal.len()].as_str().unwrap().to_string();
+                        let body = format!(r#"{{"move":"{mv}"}}"#);
+                        let path = format!("/api/games/{id}/moves");
+                        let killed = a_killed.load(std::sync::atomic::Ordering::SeqCst);
+                        let port = if turn % 2 == 0 && !killed { port_a } else { port_b };
+                        match request(port, "POST", &path, Some(token), &body) {
+                            Some((200, _)) => acknowledged.push(mv),
+                            Some((status, text)) => panic!("game {id} turn {turn}: {status} {text}"),
+                            None => {
+                                // A died under the request: B says whether it was stored.
+                                if stored_moves(port_b, *id).len() > 2 * turn {
+                                    acknowledged.push(mv);
+                                } else {
+                                    let (status, text) =
+                                        request(port_b, "POST", &path, Some(token), &body)
+                                            .expect("B");
+                                    assert_eq!(status, 200, "{text}");
+                                    acknowledged.push(mv);
+                                }
+                            }
+                        }
+                    }
+                    wait_game(port_b, *id, Duration::from_secs(40), |v| {
+                        v["moves"].as_array().map(Vec::len) == Some(2 * turns)
+                    });
+                    (*id, acknowledged)
+                })
+            })
+            .collect();
+        std::thread::sleep(Duration::from_millis(1500));
+        for (id, _) in &games {
+            // One worker, four games at 100 ms a move: none is over yet.
+            assert!(stored_moves(port_b, *id).len() < 2 * turns, "game {id}");
+        }
+        drop(a); // kill -9 of a server
+        a_killed.store(true, std::sync::atomic::Ordering::SeqCst);
+        drop(first_worker); // and of the worker, perhaps in a search
+        std::thread::sleep(Duration::from_millis(500));
+        let second_worker = worker(&db.url);
+        let played = threads
+            .into_iter()
+            .map(|t| t.join().expect("client"))
+            .collect();
+        drop(second_worker);
+        played
+    });
+    let (_c, port_c) = serve(&db.url, &[]);
+    for (id, acknowledged) in played {
+        for port in [port_b, port_c] {
+            let stored = stored_moves(port, id);
+            assert_eq!(stored.len(), 2 * turns, "game {id} on port {port}");
+            let people: Vec<String> = stored.iter().step_by(2).cloned().collect();
+            assert_eq!(people, acknowledged, "game {id} on port {port}");
+        }
+    }
+}

@@ -23,6 +23,10 @@ pub struct Bounds {
     /// At most this many games created or imported from one address a minute,
     /// in a burst or spread out (`None`: no limit).
     pub games_per_minute: Option<u32>,
+    /// The engine sides' moves are left to `banmen worker` processes, which
+    /// take them from a queue in the (PostgreSQL) database; `engines` then
+    /// bounds only this server's analyses and reviews.
+    pub workers: bool,
 }
 
 impl Default for Bounds {
@@ -32,6 +36,7 @@ impl Default for Bounds {
             engines: cores(),
             engine_games_per_client: Some(8),
             games_per_minute: Some(30),
+            workers: false,
         }
     }
 }

@@ -3,7 +3,7 @@
 //! end, and the check of a seat link's token.
 
 use crate::{
-    admit, blocking, body_json, change, client_ip, color_name, engine_job, err, fresh, game_over,
+    admit, blocking, body_json, change, client_ip, color_name, local_job, err, fresh, game_over,
     new_game, new_token, now_secs, parse_id, read_game, seat, seat_in_play, spawn_engine, state,
     storage, store_or_restore, stored_or_conflict, ApiError, Client, Entry, Head, Inner, Player,
     Shared,
@@ -364,7 +364,7 @@ pub(crate) async fn rematch(
             }
             let new_id = entry.id;
             let _ = s.events.send((id, state(old).to_string()));
-            let job = engine_job(&mut entry);
+            let job = local_job(&s.bounds, &mut entry);
             let response = rematch_answer(&entry, seat, StatusCode::CREATED);
             games.insert(new_id, entry);
             (response, job)

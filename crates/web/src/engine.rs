@@ -120,6 +120,15 @@ pub(crate) fn engine_job(e: &mut Entry) -> Option<EngineJob> {
     })
 }
 
+/// The search to start in this server's engine pool: as [`engine_job`],
+/// unless the engines' moves are left to workers (`Bounds::workers`).
+pub(crate) fn local_job(bounds: &crate::Bounds, e: &mut Entry) -> Option<EngineJob> {
+    if bounds.workers {
+        return None;
+    }
+    engine_job(e)
+}
+
 /// The positions of the game so far, as the search wants them (repetitions).
 pub(crate) fn history<B: BitBoard>(g: &Game<B>) -> Vec<HistoryEntry> {
     let mut p = g.start().clone();
@@ -216,7 +225,7 @@ fn started(s: &Shared, mut job: EngineJob) -> Option<EngineJob> {
 }
 
 /// Searches and plays the engine's move.
-fn run(s: Shared, job: EngineJob) {
+pub(crate) fn run(s: Shared, job: EngineJob) {
     {
         let best = with_game!(&job.game, g => {
             let best = think(g, &job.limits, job.level, &job.control);

@@ -39,12 +39,14 @@ mod storage;
 mod tsume;
 mod variants;
 mod variations;
+mod worker;
 
 use bounds::{admit, Pool, Rates};
 pub use bounds::{cores, Bounds};
 pub use clock::TimeControl;
-use engine::{engine_job, spawn_engine, EngineJob};
+use engine::{local_job, spawn_engine, EngineJob};
 pub use storage::Database;
+pub use worker::{run_worker, Worker, WorkerOptions};
 use storage::{load_game, load_games, store, stored_version, stored_versions, Store, StoreError};
 
 /// Request bodies larger than this are refused.
@@ -688,24 +690,17 @@ pub async fn app(db: impl Into<Database>) -> Result<Router, String> {
 /// The database cannot be opened or read.
 pub async fn app_with(db: impl Into<Database>, bounds: Bounds) -> Result<Router, String> {
     let db: Database = db.into();
-    let mut conn = Store::open(&db)?;
-    let games = load_games(&mut conn)?;
-    let (events, _) = broadcast::channel(256);
-    let state = Arc::new(AppState {
-        inner: Mutex::new(Inner {
-            conn,
-            games,
-            rates: Rates::default(),
-        }),
-        events,
-        pool: Pool::new(bounds.engines),
-        bounds,
-        analyses: analysis::Running::default(),
-        reviews: review::Reviews::default(),
-    });
+    let state = shared_state(&db, bounds, true)?;
     let jobs: Vec<EngineJob> = {
         let mut inner = state.inner.lock().expect("lock");
-        inner.games.values_mut().filter_map(engine_job).collect()
+        let Inner { conn, games, .. } = &mut *inner;
+        if state.bounds.workers {
+            storage::queue_missing(conn, games).map_err(|e| e.to_string())?;
+        }
+        games
+            .values_mut()
+            .filter_map(|e| local_job(&state.bounds, e))
+            .collect()
     };
     for job in jobs {
         spawn_engine(state.clone(), job);
@@ -717,9 +712,13 @@ pub async fn app_with(db: impl Into<Database>, bounds: Bounds) -> Result<Router,
         std::thread::spawn(move || {
             storage::listen_postgres(
                 &url,
+                storage::GAMES_CHANNEL,
                 || weak.strong_count() > 0,
-                |id, version| {
-                    if let Some(s) = weak.upgrade() {
+                |payload| {
+                    let parsed = payload.split_once(':').and_then(|(id, v)| {
+                        Some((id.parse::<i64>().ok()?, v.parse::<i64>().ok()?))
+                    });
+                    if let (Some(s), Some((id, version))) = (weak.upgrade(), parsed) {
                         changed_elsewhere(&s, id, version);
                     }
                 },
@@ -778,6 +777,34 @@ pub async fn app_with(db: impl Into<Database>, bounds: Bounds) -> Result<Router,
         .route("/api/tsume/check", post(tsume::check))
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .with_state(state))
+}
+
+/// The state of a server (or a worker): the database opened (engine moves
+/// left to workers where `bounds.workers` says), and its games read when
+/// `load` (else each is read when first used).
+fn shared_state(db: &Database, bounds: Bounds, load: bool) -> Result<Shared, String> {
+    let mut conn = Store::open(db)?;
+    if bounds.workers {
+        conn.leave_engines_to_workers()?;
+    }
+    let games = if load {
+        load_games(&mut conn)?
+    } else {
+        BTreeMap::new()
+    };
+    let (events, _) = broadcast::channel(256);
+    Ok(Arc::new(AppState {
+        inner: Mutex::new(Inner {
+            conn,
+            games,
+            rates: Rates::default(),
+        }),
+        events,
+        pool: Pool::new(bounds.engines),
+        bounds,
+        analyses: analysis::Running::default(),
+        reviews: review::Reviews::default(),
+    }))
 }
 
 /// Runs the server until it is killed.
@@ -979,7 +1006,7 @@ fn insert_game(s: &Shared, new: NewGame, client: Option<IpAddr>) -> Result<Respo
         let Inner { conn, games, rates } = &mut *inner;
         admit(&s.bounds, rates, games.values(), client, &entry.players)?;
         storage::insert(conn, &mut entry).map_err(internal)?;
-        let job = engine_job(&mut entry);
+        let job = local_job(&s.bounds, &mut entry);
         let value = state(&entry);
         games.insert(entry.id, entry);
         (value, job)
@@ -1188,7 +1215,7 @@ fn change(
             }
             return Err(refused.0);
         }
-        let job = engine_job(e);
+        let job = local_job(&s.bounds, e);
         let value = state(e);
         // Sent under the lock, so that the events of a game leave in the
         // order of its versions.

@@ -8,7 +8,7 @@
 //! Values are always bound, never put into the text.
 
 mod pg;
-pub(crate) use pg::listen as listen_postgres;
+pub(crate) use pg::{listen as listen_postgres, CHANNEL as GAMES_CHANNEL, SEARCH_CHANNEL};
 mod sqlite;
 
 use crate::variations::Variations;
@@ -18,6 +18,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 /// Where `banmen serve` keeps its games (`--db`).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -169,6 +170,17 @@ pub(crate) trait Tx {
     fn notify(&mut self, _id: i64, _version: i64) -> Result<(), StoreError> {
         Ok(())
     }
+    /// Queues the engine's move in game `id` at `version` for the workers
+    /// (`banmen worker`), when this connection's server leaves engine moves
+    /// to them (PostgreSQL with `--workers`); nothing otherwise.
+    fn queue_search(&mut self, _id: i64, _version: i64) -> Result<(), StoreError> {
+        Ok(())
+    }
+    /// Wakes the workers, once this transaction commits: a search of game
+    /// `id` is queued (PostgreSQL's `NOTIFY`; nothing on SQLite).
+    fn notify_search(&mut self, _id: i64) -> Result<(), StoreError> {
+        Ok(())
+    }
 }
 
 /// The open database of a server.
@@ -197,6 +209,22 @@ impl Store {
         matches!(self, Store::Postgres(_))
     }
 
+    /// From now on, every change that leaves an engine to move queues its
+    /// search for `banmen worker` (PostgreSQL only).
+    pub(crate) fn leave_engines_to_workers(&mut self) -> Result<(), String> {
+        match self {
+            Store::Sqlite(_) => Err(
+                "engine workers need a PostgreSQL database (--db postgres://…): \
+                 they take their searches from a queue in it"
+                    .into(),
+            ),
+            Store::Postgres(p) => {
+                p.queue_searches = true;
+                Ok(())
+            }
+        }
+    }
+
     /// Runs `f` in one transaction, committed when it returns `Ok` (before
     /// this returns), rolled back otherwise.
     fn transaction<T: Send>(
@@ -212,7 +240,7 @@ impl Store {
 
 const SELECT_GAMES: &str = "SELECT id, created, updated, variant, rules, handicap, start_sfen,
         black, white, black_token, white_token, result_winner, result_reason, version,
-        time_control, offer, rematch, consent, variations
+        time_control, offer, rematch, consent, variations, turn_started
     FROM games ORDER BY id";
 const SELECT_MOVES: &str = "SELECT game_id, usi, ms FROM moves ORDER BY game_id, ply";
 const INSERT_GAME: &str = "INSERT INTO games(variant, rules, handicap, start_sfen, black, white,
@@ -224,11 +252,11 @@ const INSERT_MOVE: &str = "INSERT INTO moves(game_id, ply, usi, ms) VALUES (?1, 
 /// Written only over an older version: a change decided on a game another
 /// server has changed since changes no row (and is refused).
 const UPDATE_GAME: &str = "UPDATE games SET result_winner = ?1, result_reason = ?2,
-        updated = ?3, version = ?4, offer = ?5, rematch = ?6
+        updated = ?3, version = ?4, offer = ?5, rematch = ?6, turn_started = ?8
     WHERE id = ?7 AND (version IS NULL OR version < ?4)";
 const SELECT_GAME: &str = "SELECT id, created, updated, variant, rules, handicap, start_sfen,
         black, white, black_token, white_token, result_winner, result_reason, version,
-        time_control, offer, rematch, consent, variations
+        time_control, offer, rematch, consent, variations, turn_started
     FROM games WHERE id = ?1";
 const SELECT_GAME_MOVES: &str =
     "SELECT game_id, usi, ms FROM moves WHERE game_id = ?1 ORDER BY ply";
@@ -243,7 +271,7 @@ pub(crate) fn load_games(conn: &mut Store) -> Result<BTreeMap<i64, Entry>, Strin
     let (rows, move_rows) = conn
         .transaction(|tx| Ok((tx.query(SELECT_GAMES, &[])?, tx.query(SELECT_MOVES, &[])?)))
         .map_err(|e| e.to_string())?;
-    games_from_rows(rows, move_rows)
+    games_from_rows(rows, move_rows, conn.is_shared())
 }
 
 /// Reads game `id` back (`None`: there is none, or its rules no longer read it).
@@ -257,7 +285,7 @@ pub(crate) fn load_game(conn: &mut Store, id: i64) -> Result<Option<Entry>, Stri
             ))
         })
         .map_err(|e| e.to_string())?;
-    Ok(games_from_rows(rows, move_rows)?.remove(&id))
+    Ok(games_from_rows(rows, move_rows, conn.is_shared())?.remove(&id))
 }
 
 /// The stored version of game `id` (`None`: no such game; 0: stored before versions were).
@@ -278,9 +306,13 @@ pub(crate) fn stored_versions(conn: &mut Store) -> Result<Vec<(i64, i64)>, Store
         .collect())
 }
 
+/// Games from their rows; `shared`: their turns started when the stored
+/// `turn_started` says (another server may have written the last move), not
+/// when they are read.
 fn games_from_rows(
     rows: Vec<Vec<Cell>>,
     move_rows: Vec<Vec<Cell>>,
+    shared: bool,
 ) -> Result<BTreeMap<i64, Entry>, String> {
     let mut moves: BTreeMap<i64, Vec<(String, Option<i64>)>> = BTreeMap::new();
     for row in move_rows {
@@ -297,7 +329,7 @@ fn games_from_rows(
     let mut games = BTreeMap::new();
     for row in rows {
         let id = row_id(&row);
-        if let Some(entry) = game_from_row(row, moves.remove(&id).unwrap_or_default())? {
+        if let Some(entry) = game_from_row(row, moves.remove(&id).unwrap_or_default(), shared)? {
             games.insert(entry.id, entry);
         }
     }
@@ -313,6 +345,7 @@ fn row_id(row: &[Cell]) -> i64 {
 fn game_from_row(
     row: Vec<Cell>,
     moves: Vec<(String, Option<i64>)>,
+    shared: bool,
 ) -> Result<Option<Entry>, String> {
     let mut cells = row.into_iter();
     let mut next = || cells.next().unwrap_or(Cell::Null);
@@ -334,6 +367,7 @@ fn game_from_row(
     let rematch = next().int();
     let consent = next().int();
     let variations = next().text();
+    let turn_started = next().int();
     let game = match new_game(&variant, &rules, &sfen) {
         Ok(g) => g,
         Err(e) => {
@@ -384,7 +418,30 @@ fn game_from_row(
     entry.rematch = rematch;
     // A database from before versions were stored counts from the replay.
     entry.version = entry.version.max(version.unwrap_or(0).max(0) as u64);
+    if let (true, Some(ms)) = (shared, turn_started) {
+        entry.turn_started = instant_of(ms);
+    }
     Ok(Some(entry))
+}
+
+/// Milliseconds since 1970, now.
+pub(crate) fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis() as i64)
+        .unwrap_or(0)
+}
+
+/// The instant of `ms` milliseconds since 1970 (now, if that is later).
+fn instant_of(ms: i64) -> Instant {
+    let ago = Duration::from_millis(now_ms().saturating_sub(ms).max(0) as u64);
+    let now = Instant::now();
+    now.checked_sub(ago).unwrap_or(now)
+}
+
+/// `at` in milliseconds since 1970.
+fn ms_of(at: Instant) -> i64 {
+    now_ms().saturating_sub(at.elapsed().as_millis() as i64)
 }
 
 /// Stores the moves from ply `from` (1-based) on and the result, in one transaction.
@@ -545,6 +602,11 @@ struct Progress {
     version: i64,
     offer: Option<String>,
     rematch: Option<i64>,
+    /// When the side to move began its turn, in milliseconds since 1970.
+    turn_started: i64,
+    /// The engine is to move: the change queues its search (where servers
+    /// leave the engines' moves to workers: `Tx::queue_search`).
+    search: bool,
 }
 
 impl Progress {
@@ -568,6 +630,9 @@ impl Progress {
                 .offer
                 .map(|x| serde_json::to_string(&x).expect("offer json")),
             rematch: e.rematch,
+            turn_started: ms_of(e.turn_started),
+            search: o.is_none()
+                && matches!(e.players[e.side_to_move().index()], Player::Engine { .. }),
         }
     }
 
@@ -586,10 +651,14 @@ impl Progress {
                 Param::Text(self.offer.as_deref()),
                 Param::Int(self.rematch),
                 id,
+                Param::Int(Some(self.turn_started)),
             ],
         )?;
         if updated == 0 {
             return Err(StoreError::Changed(self.id));
+        }
+        if self.search {
+            tx.queue_search(self.id, self.version)?;
         }
         tx.execute(DELETE_MOVES, &[id, Param::Int(Some(self.from as i64))])?;
         for (i, (m, ms)) in self.moves.iter().enumerate() {
@@ -606,6 +675,99 @@ impl Progress {
         }
         tx.notify(self.id, self.version)
     }
+}
+
+/// An engine search a worker has taken from the queue.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Search {
+    pub id: i64,
+    pub game: i64,
+    /// The game's version the search was queued for.
+    pub version: i64,
+    /// How often it has been taken (by workers that died, then this one).
+    pub tries: i64,
+}
+
+/// Takes the oldest search waiting, or one whose worker's lease (10 s,
+/// renewed while it searches) ran out,
+/// for worker `me` (PostgreSQL's `FOR UPDATE SKIP LOCKED`: workers never
+/// wait for each other, and each search goes to one).
+pub(crate) fn take_search(conn: &mut Store, me: &str) -> Result<Option<Search>, StoreError> {
+    let rows = conn.transaction(|tx| {
+        tx.query(
+            "UPDATE searches SET state = 'running', taken_by = ?1,
+                    lease_until = now() + interval '10 seconds', tries = tries + 1
+                WHERE id = (SELECT id FROM searches
+                    WHERE state = 'queued' OR (state = 'running' AND lease_until < now())
+                    ORDER BY id FOR UPDATE SKIP LOCKED LIMIT 1)
+                RETURNING id, game_id, version, tries",
+            &[Param::Text(Some(me))],
+        )
+    })?;
+    Ok(rows.first().map(|r| {
+        let int = |i: usize| r.get(i).and_then(Cell::int).unwrap_or(0);
+        Search {
+            id: int(0),
+            game: int(1),
+            version: int(2),
+            tries: int(3),
+        }
+    }))
+}
+
+/// Renews the leases of the searches worker `me` runs; how many.
+pub(crate) fn renew_searches(conn: &mut Store, me: &str) -> Result<u64, StoreError> {
+    conn.transaction(|tx| {
+        tx.execute(
+            "UPDATE searches SET lease_until = now() + interval '10 seconds'
+                WHERE taken_by = ?1 AND state = 'running'",
+            &[Param::Text(Some(me))],
+        )
+    })
+}
+
+/// Removes search `id` from the queue (played, or no longer wanted).
+pub(crate) fn finish_search(conn: &mut Store, id: i64) -> Result<(), StoreError> {
+    conn.transaction(|tx| {
+        tx.execute("DELETE FROM searches WHERE id = ?1", &[Param::Int(Some(id))])
+            .map(drop)
+    })
+}
+
+/// Queues a search for every unfinished game whose engine is to move and
+/// has none (games from before the server left its engines to workers, or
+/// from a server that ran its own); how many it queued.
+pub(crate) fn queue_missing(
+    conn: &mut Store,
+    games: &BTreeMap<i64, Entry>,
+) -> Result<u64, StoreError> {
+    let wanted: Vec<(i64, i64)> = games
+        .values()
+        .filter(|e| {
+            e.result().is_none()
+                && matches!(e.players[e.side_to_move().index()], Player::Engine { .. })
+        })
+        .map(|e| (e.id, e.version as i64))
+        .collect();
+    if wanted.is_empty() {
+        return Ok(0);
+    }
+    conn.transaction(|tx| {
+        let mut queued = 0;
+        for (id, version) in wanted {
+            let n = tx.execute(
+                "INSERT INTO searches(game_id, version, kind)
+                    SELECT ?1::BIGINT, ?2::BIGINT, 'move' WHERE NOT EXISTS
+                    (SELECT 1 FROM searches WHERE game_id = ?1::BIGINT AND version = ?2::BIGINT)",
+                &[Param::Int(Some(id)), Param::Int(Some(version))],
+            )?;
+            if n > 0 {
+                tx.notify_search(id)?;
+            }
+            queued += n;
+        }
+        Ok(queued)
+    })
 }
 
 /// Writes a game's variations (a side line saved) with its version; returns

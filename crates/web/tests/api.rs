@@ -1220,6 +1220,7 @@ fn bounds(
         engines,
         engine_games_per_client: per_client,
         games_per_minute: per_minute,
+        workers: false,
     }
 }
 
@@ -2636,4 +2637,94 @@ fn a_write_decided_on_an_old_copy_is_refused() {
     drop((a, b));
     let c = Server::start(&db);
     assert_eq!(moves(&c.get(&format!("/api/games/{id}"))), ["7g7f"]);
+}
+
+fn worker_bounds() -> banmen_web::Bounds {
+    banmen_web::Bounds {
+        workers: true,
+        ..bounds(2, None, None)
+    }
+}
+
+/// The engine queue of issue 18: servers started with `workers` leave the
+/// engines' moves to `banmen worker`, which takes them from the database.
+#[test]
+fn workers_play_the_engine_moves_that_servers_queue() {
+    let Some(db) = temp_db("workers") else {
+        return;
+    };
+    if !on_postgres() {
+        // SQLite: a server with workers, and a worker, are refused.
+        let rt = tokio::runtime::Runtime::new().expect("runtime");
+        let refused = rt
+            .block_on(banmen_web::app_with(db.db.clone(), worker_bounds()))
+            .err()
+            .expect("refused");
+        assert!(refused.contains("PostgreSQL"), "{refused}");
+        let opts = banmen_web::WorkerOptions::new(db.db.clone(), 1);
+        let refused = banmen_web::Worker::start(&opts).err().expect("refused");
+        assert!(refused.contains("PostgreSQL"), "{refused}");
+        return;
+    }
+    let a = Server::start_with(&db, Some(worker_bounds()));
+    let b = Server::start_with(&db, Some(worker_bounds()));
+    let engine = json!({"engine": {"movetime_ms": 100}});
+    let (id, created) = a.create(json!({"variant": "shogi", "black": "human", "white": engine}));
+    let (black, _) = tokens(&created);
+    let (status, v) = a.play(id, &black, "7g7f");
+    assert_eq!(status, 200, "{v}");
+    // An engine that moves first: queued at creation, on the other server.
+    let (first, _) = b.create(json!({"variant": "cannonshogi", "black": engine, "white": "human"}));
+    // Two engines, one game: each move queues the next.
+    let (both, _) = a.create(json!({"variant": "shogi", "black": engine, "white": engine}));
+    // No worker yet: the servers do not search.
+    std::thread::sleep(Duration::from_millis(600));
+    assert_eq!(moves(&b.get(&format!("/api/games/{id}"))), ["7g7f"]);
+    assert!(moves(&a.get(&format!("/api/games/{first}"))).is_empty());
+
+    let worker =
+        banmen_web::Worker::start(&banmen_web::WorkerOptions::new(db.db.clone(), 2)).expect("worker");
+    let v = wait_for(&b, id, |v| moves(v).len() == 2);
+    assert_eq!(v["side_to_move"], "black");
+    wait_for(&a, first, |v| moves(v).len() == 1);
+    wait_for(&b, both, |v| moves(v).len() >= 4);
+
+    // A take-back while the worker thinks: its move is refused as stale
+    // (the game's version moved on), so no late reply.
+    let (status, v) = b.play(id, &black, "2g2f");
+    assert_eq!(status, 200, "{v}");
+    let (status, v) = a.post(&format!("/api/games/{id}/undo"), Some(&black), json!({}));
+    assert_eq!(status, 200, "{v}");
+    std::thread::sleep(Duration::from_millis(400));
+    assert_eq!(moves(&b.get(&format!("/api/games/{id}"))).len(), 2);
+    worker.stop();
+
+    // A search held by a worker that died: taken again when its lease runs out.
+    let banmen_web::Database::Postgres(url) = &db.db else {
+        unreachable!()
+    };
+    let (status, v) = b.play(id, &black, "2g2f");
+    assert_eq!(status, 200, "{v}");
+    let mut client = postgres::Client::connect(url, postgres::NoTls).expect("connect");
+    let taken = client
+        .execute(
+            "UPDATE searches SET state = 'running', taken_by = 'dead',
+                lease_until = now() + interval '1500 milliseconds' WHERE game_id = $1",
+            &[&id],
+        )
+        .expect("take");
+    assert_eq!(taken, 1);
+    let t = Instant::now();
+    let worker =
+        banmen_web::Worker::start(&banmen_web::WorkerOptions::new(db.db.clone(), 1)).expect("worker");
+    wait_for(&a, id, |v| moves(v).len() == 4);
+    assert!(t.elapsed() >= Duration::from_millis(1000), "{:?}", t.elapsed());
+    worker.stop();
+    // Played searches leave the queue (the engine-only game's last one may be
+    // left, for its version).
+    let left: i64 = client
+        .query_one("SELECT count(*) FROM searches WHERE game_id <> $1", &[&both])
+        .expect("count")
+        .get(0);
+    assert_eq!(left, 0);
 }

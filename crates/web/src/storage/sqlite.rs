@@ -7,7 +7,7 @@ use rusqlite::{params, Connection, Transaction, TransactionBehavior};
 use std::path::Path;
 
 /// The schema this build writes; a database of a later one is refused.
-const VERSION: i64 = 1;
+const VERSION: i64 = 2;
 
 impl From<rusqlite::Error> for StoreError {
     fn from(e: rusqlite::Error) -> StoreError {
@@ -45,6 +45,9 @@ pub(super) fn open(path: &Path) -> Result<Connection, String> {
     }
     if version < 1 {
         version_1(&tx).map_err(at)?;
+    }
+    if version < 2 {
+        version_2(&tx).map_err(at)?;
     }
     tx.pragma_update(None, "user_version", VERSION)
         .map_err(at)?;
@@ -100,6 +103,13 @@ fn version_1(tx: &Transaction) -> rusqlite::Result<()> {
         }
     }
     Ok(())
+}
+
+/// Version 2: when the side to move began its turn (milliseconds since
+/// 1970), so that servers sharing a database agree on the clocks (read back
+/// only from PostgreSQL; SQLite has one server, and a restart restarts the turn).
+fn version_2(tx: &Transaction) -> rusqlite::Result<()> {
+    tx.execute_batch("ALTER TABLE games ADD COLUMN turn_started INTEGER")
 }
 
 /// Runs `f` in one transaction on `conn`, committed when it returns `Ok`.
