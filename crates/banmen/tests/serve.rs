@@ -541,18 +541,28 @@ fn servers_and_a_worker_killed_lose_no_move_and_engine_games_go_on() {
                         wait_game(port_b, *id, Duration::from_secs(40), |v| {
                             v["moves"].as_array().map(Vec::len) == Some(2 * turn)
                         });
-                        let (_, text) = request(port_b, "GET", &format!("/api/games/{id}"), None, "")
-                            .expect("get");
+                        let (_, text) =
+                            request(port_b, "GET", &format!("/api/games/{id}"), None, "")
+                                .expect("get");
                         let v: serde_json::Value = serde_json::from_str(&text).expect("json");
                         let legal = v["legal_moves"].as_array().expect("legal moves");
-                        let mv = legal[(turn * 5) % legal.len()].as_str().unwrap().to_string();
+                        let mv = legal[(turn * 5) % legal.len()]
+                            .as_str()
+                            .unwrap()
+                            .to_string();
                         let body = format!(r#"{{"move":"{mv}"}}"#);
                         let path = format!("/api/games/{id}/moves");
                         let killed = a_killed.load(std::sync::atomic::Ordering::SeqCst);
-                        let port = if turn % 2 == 0 && !killed { port_a } else { port_b };
+                        let port = if turn % 2 == 0 && !killed {
+                            port_a
+                        } else {
+                            port_b
+                        };
                         match request(port, "POST", &path, Some(token), &body) {
                             Some((200, _)) => acknowledged.push(mv),
-                            Some((status, text)) => panic!("game {id} turn {turn}: {status} {text}"),
+                            Some((status, text)) => {
+                                panic!("game {id} turn {turn}: {status} {text}")
+                            }
                             None => {
                                 // A died under the request: B says whether it was stored.
                                 if stored_moves(port_b, *id).len() > 2 * turn {

@@ -8,6 +8,7 @@
 
 use crate::bounds::spawn_search;
 use crate::engine::history;
+use crate::storage::{finish_search, queue_analysis, search_wanted, send_analysis, Search, Store};
 use crate::{client_ip, err, new_game, notation, parse_id, read_game, ApiError, Client, Shared};
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
@@ -65,6 +66,34 @@ struct Job {
     game: AnyGame,
     multipv: usize,
     limits: Limits,
+    /// The same as JSON, for a worker (`banmen serve --workers`): `variant`,
+    /// `rules`, `sfen`, `moves`, `multipv`, `movetime_ms`, `nodes`.
+    spec: Value,
+}
+
+/// The analyses that workers run for this server's clients: each stream's
+/// sender, by the relay name its lines come back under.
+#[derive(Debug, Default)]
+pub(crate) struct Relays(Mutex<HashMap<String, tokio::sync::mpsc::UnboundedSender<Value>>>);
+
+impl Relays {
+    /// A worker's line `relay json` (PostgreSQL's `NOTIFY`) goes to its
+    /// stream; after `done` the stream ends.
+    pub(crate) fn heard(&self, payload: &str) {
+        let Some((relay, text)) = payload.split_once(' ') else {
+            return;
+        };
+        let (Ok(v), Ok(mut map)) = (serde_json::from_str::<Value>(text), self.0.lock()) else {
+            return;
+        };
+        let done = v["type"] == "done";
+        if let Some(tx) = map.get(relay) {
+            let _ = tx.send(v);
+        }
+        if done {
+            map.remove(relay);
+        }
+    }
 }
 
 fn bad(msg: impl Into<String>) -> ApiError {
@@ -122,8 +151,10 @@ fn replay<B: BitBoard>(g: &Game<B>, moves: &[String]) -> Result<Game<B>, ApiErro
 impl Job {
     /// The job for the position after `moves` from `game`'s start, with
     /// the query's `multipv` (1..=5), `movetime_ms` and `nodes`.
+    /// `start` is the game's `[variant, rules, start SFEN]`.
     fn new(
         game: &AnyGame,
+        start: [&str; 3],
         moves: &[String],
         q: &BTreeMap<String, String>,
     ) -> Result<Job, ApiError> {
@@ -133,10 +164,16 @@ impl Job {
             AnyGame::Nine(g) => AnyGame::Nine(Box::new(replay(g, moves)?)),
             AnyGame::Seventeen(g) => AnyGame::Seventeen(Box::new(replay(g, moves)?)),
         };
+        let [variant, rules, sfen] = start;
+        let spec = json!({
+            "variant": variant, "rules": rules, "sfen": sfen, "moves": moves,
+            "multipv": multipv, "movetime_ms": limits.movetime, "nodes": limits.nodes,
+        });
         Ok(Job {
             game,
             multipv,
             limits,
+            spec,
         })
     }
 }
@@ -159,7 +196,10 @@ pub(crate) async fn game_stream(
     Query(q): Query<BTreeMap<String, String>>,
 ) -> Result<Response, ApiError> {
     let id = parse_id(&id)?;
-    let (game, played) = read_game(&s, id, |e| Ok((e.game.clone(), e.usi.clone())))?;
+    let (game, played, start) = read_game(&s, id, |e| {
+        let start = [e.variant.clone(), e.rules.clone(), e.start_sfen.clone()];
+        Ok((e.game.clone(), e.usi.clone(), start))
+    })?;
     let ip = client_ip(client);
     let moves = match (q.get("line"), number(&q, "ply", 0..=played.len())?) {
         (Some(_), Some(_)) => return Err(bad("give ply or line, not both")),
@@ -167,8 +207,9 @@ pub(crate) async fn game_stream(
         (None, Some(ply)) => played[..ply].to_vec(),
         (None, None) => played,
     };
-    let job = Job::new(&game, &moves, &q)?;
-    Ok(analysis_stream(s, ip, job))
+    let [variant, rules, sfen] = &start;
+    let job = Job::new(&game, [variant, rules, sfen], &moves, &q)?;
+    analysis_stream(s, ip, job)
 }
 
 /// `GET /api/analysis?variant=V&rules=R&sfen=S&moves=M1,M2,…&multipv=K&movetime_ms=T&nodes=N`:
@@ -185,8 +226,8 @@ pub(crate) async fn sfen_analysis(
         .ok_or_else(|| err(StatusCode::BAD_REQUEST, "missing parameter 'sfen'"))?;
     let game = new_game(variant, rules, sfen).map_err(bad)?;
     let moves = q.get("moves").map_or_else(Vec::new, |m| split_moves(m));
-    let job = Job::new(&game, &moves, &q)?;
-    Ok(analysis_stream(s, client_ip(client), job))
+    let job = Job::new(&game, [variant, rules, sfen], &moves, &q)?;
+    analysis_stream(s, client_ip(client), job)
 }
 
 /// Sets the stop flag when the stream is dropped (the page closed it).
@@ -239,11 +280,126 @@ fn sse(values: impl futures_util::Stream<Item = Value> + Send + 'static) -> Resp
         .into_response()
 }
 
-/// The search of an analysis [`Job`].
-fn analysis_stream(s: Shared, ip: Option<IpAddr>, job: Job) -> Response {
-    stream(s, ip, move |c, send| {
+/// The search of an analysis [`Job`]: in this server's engine pool, or
+/// queued for the workers (`banmen serve --workers`).
+fn analysis_stream(s: Shared, ip: Option<IpAddr>, job: Job) -> Result<Response, ApiError> {
+    if s.bounds.workers {
+        return queued_stream(s, job);
+    }
+    Ok(stream(s, ip, move |c, send| {
         with_game!(&job.game, g => analyse(g, job.multipv, &job.limits, c, send));
-    })
+    }))
+}
+
+/// Takes a worker's analysis off the queue (stopping it) when its stream
+/// is closed.
+struct DropQueued {
+    s: Shared,
+    relay: String,
+    id: i64,
+}
+
+impl Drop for DropQueued {
+    fn drop(&mut self) {
+        if let Ok(mut map) = self.s.relays.0.lock() {
+            map.remove(&self.relay);
+        }
+        let (s, id) = (self.s.clone(), self.id);
+        // Off the runtime: the database may take a while.
+        std::thread::spawn(move || {
+            if let Ok(mut inner) = s.inner.lock() {
+                let _ = finish_search(&mut inner.conn, id);
+            }
+        });
+    }
+}
+
+/// Queues the analysis for the workers and streams the lines they send back
+/// (`NOTIFY banmen_analysis`, relayed by [`Relays::heard`]).
+fn queued_stream(s: Shared, job: Job) -> Result<Response, ApiError> {
+    let relay = format!("{:016x}", rand::random::<u64>());
+    let (tx, rx) = tokio::sync::mpsc::unbounded_channel::<Value>();
+    let _ = tx.send(json!({ "type": "queued", "engines": s.pool.json(), "workers": true }));
+    s.relays.0.lock().expect("lock").insert(relay.clone(), tx);
+    let mut request = job.spec;
+    request["relay"] = json!(relay);
+    let queued = crate::blocking(|| {
+        let mut inner = s.inner.lock().expect("lock");
+        queue_analysis(&mut inner.conn, &request.to_string())
+    });
+    let id = match queued {
+        Ok(id) => id,
+        Err(e) => {
+            s.relays.0.lock().expect("lock").remove(&relay);
+            return Err(crate::internal(e));
+        }
+    };
+    let guard = DropQueued { s, relay, id };
+    let events = futures_util::stream::unfold((rx, guard), |(mut rx, guard)| async move {
+        let v = rx.recv().await?;
+        Some((v, (rx, guard)))
+    });
+    Ok(sse(events))
+}
+
+/// A worker runs analysis `search` (queued by [`queued_stream`]), sending
+/// each line back to the server that relays it; it stops when the search
+/// leaves the queue (the client closed its stream).
+pub(crate) fn run_queued(conn: &mut Store, search: &Search) {
+    let Some(request) = search
+        .request
+        .as_deref()
+        .and_then(|r| serde_json::from_str::<Value>(r).ok())
+    else {
+        return;
+    };
+    let text = |k: &str| request[k].as_str().unwrap_or_default().to_string();
+    let relay = text("relay");
+    let moves: Vec<String> = request["moves"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|m| m.as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default();
+    let multipv = (request["multipv"].as_u64().unwrap_or(1) as usize).clamp(1, MAX_MULTIPV);
+    let limits = Limits {
+        movetime: request["movetime_ms"]
+            .as_u64()
+            .map(|t| t.min(MAX_ANALYSIS_MS)),
+        nodes: request["nodes"].as_u64(),
+        ..Limits::default()
+    };
+    let control = Control::default();
+    let conn = Mutex::new(conn);
+    let send = |v: Value| {
+        let Ok(mut conn) = conn.lock() else { return };
+        if !search_wanted(&mut conn, search.id).unwrap_or(false) {
+            control.stop.store(true, Ordering::Relaxed);
+            return;
+        }
+        let payload = format!("{relay} {v}");
+        // NOTIFY carries at most 8000 bytes: a longer line is left out.
+        if payload.len() < 7_900 {
+            if let Err(e) = send_analysis(&mut conn, &payload) {
+                eprintln!("banmen worker: analysis {}: {e}", search.id);
+                control.stop.store(true, Ordering::Relaxed);
+            }
+        }
+    };
+    let game = new_game(&text("variant"), &text("rules"), &text("sfen")).and_then(|g| match g {
+        AnyGame::Nine(g) => replay(&g, &moves)
+            .map(|g| AnyGame::Nine(Box::new(g)))
+            .map_err(|e| e.1),
+        AnyGame::Seventeen(g) => replay(&g, &moves)
+            .map(|g| AnyGame::Seventeen(Box::new(g)))
+            .map_err(|e| e.1),
+    });
+    match game {
+        Ok(game) => with_game!(&game, g => analyse(g, multipv, &limits, &control, &send)),
+        Err(e) => send(json!({ "type": "done", "error": e })),
+    }
 }
 
 /// A score from Black's point of view: `{cp}` or `{mate}` (plies; negative:

@@ -3,7 +3,7 @@
 //! end, and the check of a seat link's token.
 
 use crate::{
-    admit, blocking, body_json, change, client_ip, color_name, local_job, err, fresh, game_over,
+    admit, blocking, body_json, change, client_ip, color_name, err, fresh, game_over, local_job,
     new_game, new_token, now_secs, parse_id, read_game, seat, seat_in_play, spawn_engine, state,
     storage, store_or_restore, stored_or_conflict, ApiError, Client, Entry, Head, Inner, Player,
     Shared,

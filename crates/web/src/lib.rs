@@ -46,8 +46,8 @@ pub use bounds::{cores, Bounds};
 pub use clock::TimeControl;
 use engine::{local_job, spawn_engine, EngineJob};
 pub use storage::Database;
-pub use worker::{run_worker, Worker, WorkerOptions};
 use storage::{load_game, load_games, store, stored_version, stored_versions, Store, StoreError};
+pub use worker::{run_worker, Worker, WorkerOptions};
 
 /// Request bodies larger than this are refused.
 pub const BODY_LIMIT: usize = 64 * 1024;
@@ -351,6 +351,8 @@ struct AppState {
     pool: Pool,
     /// The analyses running, per address.
     analyses: analysis::Running,
+    /// The analyses workers run for this server's clients.
+    relays: analysis::Relays,
     /// The game reviews running in the background, per game.
     reviews: review::Reviews,
 }
@@ -730,6 +732,24 @@ pub async fn app_with(db: impl Into<Database>, bounds: Bounds) -> Result<Router,
             );
         });
     }
+    if let (Database::Postgres(url), true) = (&db, state.bounds.workers) {
+        // The lines of the analyses workers run for this server's clients.
+        let weak = Arc::downgrade(&state);
+        let url = url.clone();
+        std::thread::spawn(move || {
+            storage::listen_postgres(
+                &url,
+                storage::ANALYSIS_CHANNEL,
+                || weak.strong_count() > 0,
+                |payload| {
+                    if let Some(s) = weak.upgrade() {
+                        s.relays.heard(payload);
+                    }
+                },
+                || {},
+            );
+        });
+    }
     let weak = Arc::downgrade(&state);
     let shared = matches!(db, Database::Postgres(_));
     tokio::spawn(async move {
@@ -803,6 +823,7 @@ fn shared_state(db: &Database, bounds: Bounds, load: bool) -> Result<Shared, Str
         pool: Pool::new(bounds.engines),
         bounds,
         analyses: analysis::Running::default(),
+        relays: analysis::Relays::default(),
         reviews: review::Reviews::default(),
     }))
 }

@@ -10,8 +10,9 @@
 use crate::analysis::{limits, score_json};
 use crate::bounds::spawn_search;
 use crate::engine::history;
+use crate::storage::{search_wanted, Search, Store};
 use crate::Shared;
-use crate::{blocking, client_ip, err, parse_id, read_game, ApiError, Client};
+use crate::{blocking, client_ip, err, fresh, parse_id, read_game, ApiError, Client, Inner};
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use axum::Json;
@@ -81,6 +82,9 @@ pub(crate) async fn review(
     if stored.last().is_some_and(|v| v["type"] == "done") {
         return Ok(progress("done", &stored[..stored.len() - 1], total));
     }
+    if s.bounds.workers {
+        return blocking(|| queue(&s, id, &moves, total, &limits, fresh));
+    }
     let ip = client_ip(client);
     let control = Arc::new(Control::default());
     let (answer, started) = blocking(|| {
@@ -119,6 +123,84 @@ pub(crate) async fn review(
         step(s, id, Arc::new(game), moves, limits, control);
     }
     Ok(answer)
+}
+
+/// With workers (`banmen serve --workers`): queues the review for them
+/// (unless it is queued or running already) and answers with the progress
+/// stored so far; the workers store each position as they go.
+fn queue(
+    s: &Shared,
+    id: i64,
+    moves: &str,
+    total: usize,
+    limits: &Limits,
+    fresh: bool,
+) -> Result<Json<Value>, ApiError> {
+    let request = json!({ "moves": moves, "movetime_ms": limits.movetime, "nodes": limits.nodes });
+    {
+        let mut inner = s.inner.lock().expect("lock");
+        crate::storage::queue_review(&mut inner.conn, id, &request.to_string(), fresh)
+            .map_err(crate::internal)?;
+    }
+    let plies: Vec<Value> = stored_review(s, id, moves)
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|v| v["type"] == "ply")
+        .collect();
+    Ok(progress("running", &plies, total))
+}
+
+/// A worker runs review `search` (queued by [`queue`]): from the positions
+/// already stored, each position in turn, stored as it is done. It stops
+/// when the search leaves the queue (a fresh review of the game asked
+/// for) or when the game's moves are no longer those reviewed.
+pub(crate) fn run_queued(s: &Shared, conn: &mut Store, search: &Search) {
+    let Some(request) = search
+        .request
+        .as_deref()
+        .and_then(|r| serde_json::from_str::<Value>(r).ok())
+    else {
+        return;
+    };
+    let moves = request["moves"].as_str().unwrap_or_default().to_string();
+    let limits = Limits {
+        movetime: request["movetime_ms"].as_u64(),
+        nodes: request["nodes"].as_u64(),
+        ..Limits::default()
+    };
+    let game = {
+        let mut inner = s.inner.lock().expect("lock");
+        let Inner { conn, games, .. } = &mut *inner;
+        games.remove(&search.game);
+        match fresh(conn, games, search.game) {
+            Ok(e) if e.usi.join(" ") == moves => Some(e.game.clone()),
+            _ => None,
+        }
+    };
+    let Some(game) = game else { return };
+    let mut total = moves.split_whitespace().count() + 1;
+    let mut plies: Vec<Value> = stored_review(s, search.game, &moves)
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|v| v["type"] == "ply")
+        .collect();
+    let control = Control::default();
+    while plies.len() < total {
+        let before = plies.last().and_then(|p| p["black_chances"].as_f64());
+        let ply = plies.len();
+        match with_game!(&game, g => review_ply(g, ply, before, &limits, &control)) {
+            Some(e) => plies.push(e),
+            None => total = plies.len(),
+        }
+        if !search_wanted(conn, search.id).unwrap_or(false) {
+            return;
+        }
+        let mut events = plies.clone();
+        if plies.len() >= total {
+            events.push(json!({ "type": "done", "plies": total.saturating_sub(1) }));
+        }
+        store_review(s, search.game, &moves, &events);
+    }
 }
 
 /// Queues the search of the review's next position; once done, it stores

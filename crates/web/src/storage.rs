@@ -8,7 +8,9 @@
 //! Values are always bound, never put into the text.
 
 mod pg;
-pub(crate) use pg::{listen as listen_postgres, CHANNEL as GAMES_CHANNEL, SEARCH_CHANNEL};
+pub(crate) use pg::{
+    listen as listen_postgres, ANALYSIS_CHANNEL, CHANNEL as GAMES_CHANNEL, SEARCH_CHANNEL,
+};
 mod sqlite;
 
 use crate::variations::Variations;
@@ -678,7 +680,7 @@ impl Progress {
 }
 
 /// An engine search a worker has taken from the queue.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Search {
     pub id: i64,
     pub game: i64,
@@ -686,6 +688,10 @@ pub(crate) struct Search {
     pub version: i64,
     /// How often it has been taken (by workers that died, then this one).
     pub tries: i64,
+    /// `move` (the engine side's) or `review`.
+    pub kind: String,
+    /// What a review asks for (JSON: `moves`, `movetime_ms`, `nodes`).
+    pub request: Option<String>,
 }
 
 /// Takes the oldest search waiting, or one whose worker's lease (10 s,
@@ -700,19 +706,93 @@ pub(crate) fn take_search(conn: &mut Store, me: &str) -> Result<Option<Search>, 
                 WHERE id = (SELECT id FROM searches
                     WHERE state = 'queued' OR (state = 'running' AND lease_until < now())
                     ORDER BY id FOR UPDATE SKIP LOCKED LIMIT 1)
-                RETURNING id, game_id, version, tries",
+                RETURNING id, game_id, version, tries, kind, request",
             &[Param::Text(Some(me))],
         )
     })?;
-    Ok(rows.first().map(|r| {
+    Ok(rows.into_iter().next().map(|r| {
         let int = |i: usize| r.get(i).and_then(Cell::int).unwrap_or(0);
+        let text = |i: usize| r.get(i).cloned().and_then(Cell::text);
         Search {
             id: int(0),
             game: int(1),
             version: int(2),
             tries: int(3),
+            kind: text(4).unwrap_or_default(),
+            request: text(5),
         }
     }))
+}
+
+/// Whether search `id` is still queued or running (a newer request for the
+/// same review removes it).
+pub(crate) fn search_wanted(conn: &mut Store, id: i64) -> Result<bool, StoreError> {
+    let rows = conn.transaction(|tx| {
+        tx.query(
+            "SELECT 1 FROM searches WHERE id = ?1",
+            &[Param::Int(Some(id))],
+        )
+    })?;
+    Ok(!rows.is_empty())
+}
+
+/// Queues an analysis (`request`: JSON with the position, the limits and
+/// the relay its lines go back to); its search id.
+pub(crate) fn queue_analysis(conn: &mut Store, request: &str) -> Result<i64, StoreError> {
+    conn.transaction(|tx| {
+        let rows = tx.query(
+            "INSERT INTO searches(version, kind, request) VALUES (0, 'analysis', ?1) RETURNING id",
+            &[Param::Text(Some(request))],
+        )?;
+        tx.notify_search(0)?;
+        Ok(rows.first().map_or(0, |r| row_id(r)))
+    })
+}
+
+/// Sends one line of an analysis to the server relaying it (`NOTIFY`).
+pub(crate) fn send_analysis(conn: &mut Store, payload: &str) -> Result<(), StoreError> {
+    conn.transaction(|tx| {
+        tx.execute(
+            "SELECT pg_notify(?1, ?2)",
+            &[
+                Param::Text(Some(ANALYSIS_CHANNEL)),
+                Param::Text(Some(payload)),
+            ],
+        )
+        .map(drop)
+    })
+}
+
+/// Queues the review of game `id` that `request` describes, unless it is
+/// queued or running already; `fresh`: the game's stored review and review
+/// searches are dropped first. Whether it queued one.
+pub(crate) fn queue_review(
+    conn: &mut Store,
+    id: i64,
+    request: &str,
+    fresh: bool,
+) -> Result<bool, StoreError> {
+    conn.transaction(|tx| {
+        let game = Param::Int(Some(id));
+        if fresh {
+            tx.execute(
+                "DELETE FROM searches WHERE game_id = ?1 AND kind = 'review'",
+                &[game],
+            )?;
+            tx.execute("DELETE FROM reviews WHERE game = ?1", &[game])?;
+        }
+        let n = tx.execute(
+            "INSERT INTO searches(game_id, version, kind, request)
+                SELECT ?1::BIGINT, 0, 'review', ?2::TEXT WHERE NOT EXISTS
+                (SELECT 1 FROM searches WHERE game_id = ?1::BIGINT AND kind = 'review'
+                    AND request = ?2::TEXT)",
+            &[game, Param::Text(Some(request))],
+        )?;
+        if n > 0 {
+            tx.notify_search(id)?;
+        }
+        Ok(n > 0)
+    })
 }
 
 /// Renews the leases of the searches worker `me` runs; how many.
@@ -729,8 +809,11 @@ pub(crate) fn renew_searches(conn: &mut Store, me: &str) -> Result<u64, StoreErr
 /// Removes search `id` from the queue (played, or no longer wanted).
 pub(crate) fn finish_search(conn: &mut Store, id: i64) -> Result<(), StoreError> {
     conn.transaction(|tx| {
-        tx.execute("DELETE FROM searches WHERE id = ?1", &[Param::Int(Some(id))])
-            .map(drop)
+        tx.execute(
+            "DELETE FROM searches WHERE id = ?1",
+            &[Param::Int(Some(id))],
+        )
+        .map(drop)
     })
 }
 

@@ -6,12 +6,15 @@
 //! `FOR UPDATE SKIP LOCKED` and hold them by a lease they renew while they
 //! think; the search of a worker that died is taken again once its lease
 //! runs out. The move is played through the same version-checked change as a
-//! person's, and is refused when the game has moved on meanwhile.
+//! person's, and is refused when the game has moved on meanwhile. Game
+//! reviews and analyses go through the same queue (`review::run_queued`,
+//! `analysis::run_queued`, whose lines go back to the client's server by
+//! `NOTIFY`).
 
 use crate::engine::{engine_job, run};
 use crate::storage::{
-    finish_search, listen_postgres, load_games, queue_missing, renew_searches, take_search,
-    Search, SEARCH_CHANNEL,
+    finish_search, listen_postgres, load_games, queue_missing, renew_searches, take_search, Search,
+    SEARCH_CHANNEL,
 };
 use crate::{fresh, shared_state, Bounds, Database, Inner, Shared, Store};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -185,14 +188,20 @@ fn sleep_unless(stop: &AtomicBool, d: Duration) {
     }
 }
 
-/// Plays the engine's move of `search` (unless its game has moved on), then
-/// takes it off the queue.
+/// Runs `search` (a review, or the engine's move unless its game has moved
+/// on), then takes it off the queue.
 fn play(s: &Shared, conn: &mut Store, search: Search) {
     let job = if search.tries > MAX_TRIES {
         eprintln!(
             "banmen worker: game {}: the search was taken {} times; dropped",
             search.game, search.tries
         );
+        None
+    } else if search.kind == "review" {
+        crate::review::run_queued(s, conn, &search);
+        None
+    } else if search.kind == "analysis" {
+        crate::analysis::run_queued(conn, &search);
         None
     } else {
         let mut inner = s.inner.lock().expect("lock");
@@ -216,7 +225,9 @@ fn play(s: &Shared, conn: &mut Store, search: Search) {
     if let Some(job) = job {
         run(s.clone(), job);
     }
-    s.inner.lock().expect("lock").games.remove(&search.game);
+    if search.game != 0 {
+        s.inner.lock().expect("lock").games.remove(&search.game);
+    }
     if let Err(e) = finish_search(conn, search.id) {
         eprintln!("banmen worker: search {}: {e}", search.id);
     }

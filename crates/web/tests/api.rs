@@ -2658,11 +2658,10 @@ fn workers_play_the_engine_moves_that_servers_queue() {
         let rt = tokio::runtime::Runtime::new().expect("runtime");
         let refused = rt
             .block_on(banmen_web::app_with(db.db.clone(), worker_bounds()))
-            .err()
-            .expect("refused");
+            .expect_err("refused");
         assert!(refused.contains("PostgreSQL"), "{refused}");
         let opts = banmen_web::WorkerOptions::new(db.db.clone(), 1);
-        let refused = banmen_web::Worker::start(&opts).err().expect("refused");
+        let refused = banmen_web::Worker::start(&opts).expect_err("refused");
         assert!(refused.contains("PostgreSQL"), "{refused}");
         return;
     }
@@ -2682,8 +2681,8 @@ fn workers_play_the_engine_moves_that_servers_queue() {
     assert_eq!(moves(&b.get(&format!("/api/games/{id}"))), ["7g7f"]);
     assert!(moves(&a.get(&format!("/api/games/{first}"))).is_empty());
 
-    let worker =
-        banmen_web::Worker::start(&banmen_web::WorkerOptions::new(db.db.clone(), 2)).expect("worker");
+    let worker = banmen_web::Worker::start(&banmen_web::WorkerOptions::new(db.db.clone(), 2))
+        .expect("worker");
     let v = wait_for(&b, id, |v| moves(v).len() == 2);
     assert_eq!(v["side_to_move"], "black");
     wait_for(&a, first, |v| moves(v).len() == 1);
@@ -2715,15 +2714,150 @@ fn workers_play_the_engine_moves_that_servers_queue() {
         .expect("take");
     assert_eq!(taken, 1);
     let t = Instant::now();
-    let worker =
-        banmen_web::Worker::start(&banmen_web::WorkerOptions::new(db.db.clone(), 1)).expect("worker");
+    let worker = banmen_web::Worker::start(&banmen_web::WorkerOptions::new(db.db.clone(), 1))
+        .expect("worker");
     wait_for(&a, id, |v| moves(v).len() == 4);
-    assert!(t.elapsed() >= Duration::from_millis(1000), "{:?}", t.elapsed());
+    assert!(
+        t.elapsed() >= Duration::from_millis(1000),
+        "{:?}",
+        t.elapsed()
+    );
     worker.stop();
     // Played searches leave the queue (the engine-only game's last one may be
     // left, for its version).
     let left: i64 = client
-        .query_one("SELECT count(*) FROM searches WHERE game_id <> $1", &[&both])
+        .query_one(
+            "SELECT count(*) FROM searches WHERE game_id <> $1",
+            &[&both],
+        )
+        .expect("count")
+        .get(0);
+    assert_eq!(left, 0);
+}
+
+/// Game reviews through the workers' queue: a server with workers queues
+/// the review, a worker searches each position and stores it as it goes,
+/// and any server answers with the stored progress.
+#[test]
+fn workers_run_the_reviews_servers_queue() {
+    if !on_postgres() {
+        println!("skipped: workers need PostgreSQL");
+        return;
+    }
+    let Some(db) = temp_db("worker-review") else {
+        return;
+    };
+    let a = Server::start_with(&db, Some(worker_bounds()));
+    let b = Server::start_with(&db, Some(worker_bounds()));
+    let id = shogi_after(&a, &["7g7f", "3c3d", "8h3c", "2b3c"]);
+    let path = format!("/api/games/{id}/review?movetime_ms=100");
+    let first = a.get(&path);
+    assert_eq!(first["state"], "running", "{first}");
+    assert_eq!(first["total"], 5);
+    // No worker: nothing is searched, and asking again queues nothing more.
+    std::thread::sleep(Duration::from_millis(400));
+    assert_eq!(b.get(&path)["done"], 0);
+    let worker = banmen_web::Worker::start(&banmen_web::WorkerOptions::new(db.db.clone(), 1))
+        .expect("worker");
+    let seen = review_until_done(&b, &path);
+    worker.stop();
+    let done: Vec<u64> = seen.iter().map(|v| v["done"].as_u64().unwrap()).collect();
+    assert!(done.windows(2).all(|w| w[0] <= w[1]), "{done:?}");
+    let last = seen.last().unwrap();
+    let plies = last["plies"].as_array().unwrap();
+    assert_eq!(plies.len(), 5, "{last}");
+    assert_eq!(plies[3]["move"], "8h3c");
+    assert_eq!(plies[3]["judgement"], "blunder", "{plies:?}");
+    assert_eq!(a.get(&path)["plies"], last["plies"]);
+    // `fresh` drops the stored review and queues it again.
+    let fresh = a.get(&format!("/api/games/{id}/review?fresh=1&nodes=500"));
+    assert_eq!(fresh["state"], "running");
+    assert_eq!(fresh["done"], 0);
+    let banmen_web::Database::Postgres(url) = &db.db else {
+        unreachable!()
+    };
+    let mut client = postgres::Client::connect(url, postgres::NoTls).expect("connect");
+    let queued: i64 = client
+        .query_one("SELECT count(*) FROM searches WHERE kind = 'review'", &[])
+        .expect("count")
+        .get(0);
+    assert_eq!(queued, 1);
+}
+
+/// Analyses through the workers' queue: the server queues the search, a
+/// worker runs it and sends each line back by `NOTIFY`, and the server
+/// streams them to its client; a closed stream takes the search off the
+/// queue and stops the worker.
+#[test]
+fn workers_run_the_analyses_servers_queue_and_stop_when_the_client_leaves() {
+    if !on_postgres() {
+        println!("skipped: workers need PostgreSQL");
+        return;
+    }
+    let Some(db) = temp_db("worker-analysis") else {
+        return;
+    };
+    let a = Server::start_with(&db, Some(worker_bounds()));
+    let worker = banmen_web::Worker::start(&banmen_web::WorkerOptions::new(db.db.clone(), 1))
+        .expect("worker");
+    let id = shogi_after(&a, &["7g7f", "3c3d"]);
+    let (status, events) = stream(
+        &a,
+        &format!("/api/games/{id}/analysis?ply=1&multipv=2&movetime_ms=300"),
+    );
+    assert_eq!(status, 200);
+    assert_eq!(events[0]["type"], "queued", "{events:?}");
+    let done = events.last().expect("events");
+    assert_eq!(done["type"], "done", "{done}");
+    assert_eq!(done["side_to_move"], "white");
+    let infos: Vec<&Value> = events.iter().filter(|e| e["type"] == "info").collect();
+    assert!(infos.iter().any(|e| e["multipv"] == 2), "{events:?}");
+    let japanese = infos[0]["pv"]["japanese"][0].as_str().expect("a move");
+    assert!(japanese.starts_with('△'), "{japanese}");
+    // Any position, with no game.
+    let sfen = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
+    let (status, events) = stream(
+        &a,
+        &format!(
+            "/api/analysis?variant=shogi&sfen={}&nodes=3000",
+            sfen.replace(' ', "%20")
+        ),
+    );
+    assert_eq!(status, 200);
+    assert_eq!(
+        events.last().unwrap()["side_to_move"],
+        "black",
+        "{events:?}"
+    );
+
+    // A long analysis whose client leaves after its first line.
+    let mut s = TcpStream::connect(a.addr).expect("connect");
+    write!(
+        s,
+        "GET /api/games/{id}/analysis?movetime_ms=30000 HTTP/1.1\r\nHost: x\r\n\r\n"
+    )
+    .expect("send");
+    let mut seen = String::new();
+    let mut buf = [0u8; 4096];
+    while !seen.contains("\"type\":\"info\"") {
+        let n = s.read(&mut buf).expect("read");
+        assert!(n > 0, "{seen}");
+        seen.push_str(&String::from_utf8_lossy(&buf[..n]));
+    }
+    drop(s);
+    // The search leaves the queue, and the worker is free at once for the
+    // next one (a short analysis, done long before 30 s).
+    let t = Instant::now();
+    let (_, events) = stream(&a, &format!("/api/games/{id}/analysis?movetime_ms=100"));
+    assert_eq!(events.last().unwrap()["type"], "done", "{events:?}");
+    assert!(t.elapsed() < Duration::from_secs(10), "{:?}", t.elapsed());
+    worker.stop();
+    let banmen_web::Database::Postgres(url) = &db.db else {
+        unreachable!()
+    };
+    let mut client = postgres::Client::connect(url, postgres::NoTls).expect("connect");
+    let left: i64 = client
+        .query_one("SELECT count(*) FROM searches", &[])
         .expect("count")
         .get(0);
     assert_eq!(left, 0);
