@@ -50,6 +50,21 @@ const DISTANCES: usize = 17;
 /// Offsets near a king: rank offset by mirrored file offset.
 const NEAR: usize = ((2 * KING_REACH + 1) * (KING_REACH + 1)) as usize;
 
+/// Dai dai shogi's mop-up (boards larger than 9x9, see [`Evaluator::mop_up`]):
+/// the material lead (centipawns) from which it starts.
+const MOPUP_LEAD: i32 = 2500;
+/// The lead above [`MOPUP_LEAD`] at which it counts in full.
+const MOPUP_FULL: i32 = 2500;
+/// It starts only when the weaker side has at most this share (1/n) of the
+/// stronger side's material.
+const MOPUP_RATIO: i32 = 3;
+/// Pieces closer than this many king steps to the weaker king count.
+const MOPUP_REACH: i32 = 8;
+/// Centipawns per step of closeness of each such piece.
+const MOPUP_NEAR: i32 = 5;
+/// Centipawns per square the weaker king could step to unattacked.
+const MOPUP_ESCAPE: i32 = 50;
+
 /// Values of standard shogi's pieces (P L N S G B R and promoted forms), and
 /// of cannon shogi's cannons: mobility counts only the squares a piece may
 /// capture on, which undervalues the cannons (a gold cannon moves as a rook
@@ -463,6 +478,7 @@ impl<B: BitBoard> Evaluator<B> {
         let squares = self.rules.geometry.squares();
         let kings = [pos.king_square(Color::Black), pos.king_square(Color::White)];
         let mut total = 0;
+        let mut material = [0i32; 2];
         for c in Color::ALL {
             let sign = if c == Color::Black { 1 } else { -1 };
             let own = kings[c.index()].map(|k| (c.index() * squares + k.index()) * squares);
@@ -472,6 +488,7 @@ impl<B: BitBoard> Evaluator<B> {
                 let k = pos.piece_at(sq).expect("occupied").kind.index();
                 total += self.board[(c.index() * l.kinds + k) * squares + sq.index()];
                 if !l.joint {
+                    material[c.index()] += self.value[k];
                     continue;
                 }
                 let mut near = 0;
@@ -500,9 +517,59 @@ impl<B: BitBoard> Evaluator<B> {
         };
         self.hand_features(pos, &kings, &mut sum);
         self.danger_feature(pos, &kings, &mut sum);
+        if !l.joint {
+            sum.total += self.mop_up(pos, &kings, material);
+        }
         match pos.side_to_move() {
             Color::Black => sum.total,
             Color::White => -sum.total,
+        }
+    }
+
+    /// Dai dai shogi's mop-up, from Black's point of view: when one side
+    /// leads by [`MOPUP_LEAD`] or more and the other has at most a
+    /// [`MOPUP_RATIO`]th of its material, the stronger side gains for each
+    /// of its pieces near the weaker king and for each square that king
+    /// could no longer step to, growing with the lead to full at
+    /// `MOPUP_LEAD + MOPUP_FULL`. Such a game is won but long to end on
+    /// 17x17 (games reached 800 plies with a lone king left); before it, the
+    /// evaluation is the linear one. Not a linear feature: the tuner does not
+    /// see it. `material` is each colour's (kings 0).
+    fn mop_up(&self, pos: &Position<B>, kings: &[Option<Square>; 2], material: [i32; 2]) -> i32 {
+        let lead = material[0] - material[1];
+        let strong = if lead >= 0 { Color::Black } else { Color::White };
+        let weak = !strong;
+        let over = lead.abs() - MOPUP_LEAD;
+        if over < 0 || material[weak.index()] * MOPUP_RATIO > material[strong.index()] {
+            return 0;
+        }
+        let Some(ksq) = kings[weak.index()] else {
+            return 0;
+        };
+        let g = self.rules.geometry;
+        let (kf, kr) = (g.file(ksq) as i32, g.rank(ksq) as i32);
+        let mut near = 0;
+        let mut bb = pos.color_bb(strong);
+        while let Some(sq) = bb.pop() {
+            let d = (g.file(sq) as i32 - kf)
+                .abs()
+                .max((g.rank(sq) as i32 - kr).abs());
+            near += (MOPUP_REACH - d).max(0);
+        }
+        let occ = pos.occupied();
+        let mut escape = 0;
+        let mut steps = self.neighbours[ksq.index()] & !pos.color_bb(weak);
+        while let Some(sq) = steps.pop() {
+            if pos.attackers_to(sq, strong, occ).is_empty() {
+                escape += 1;
+            }
+        }
+        let full = near * MOPUP_NEAR - escape * MOPUP_ESCAPE;
+        let bonus = full * over.min(MOPUP_FULL) / MOPUP_FULL;
+        if strong == Color::Black {
+            bonus
+        } else {
+            -bonus
         }
     }
 
@@ -782,6 +849,30 @@ mod tests {
         check(rules_9x9(VariantName::Shogi).unwrap(), 1);
         check(rules_9x9(VariantName::CannonShogi).unwrap(), 2);
         check(rules_17x17_with(VariantName::DaiDaiShogi, "").unwrap(), 3);
+    }
+
+    /// Dai dai shogi's mop-up: against a lone king, a free king brought next
+    /// to it scores more than one far away; with material level there is none.
+    #[test]
+    fn dai_dai_mop_up_brings_pieces_to_a_lone_king() {
+        let rules = rules_17x17_with(VariantName::DaiDaiShogi, "").unwrap();
+        let e = Evaluator::new(rules);
+        let mop = |sfen: &str| {
+            let pos = Position::from_sfen(rules, sfen, SfenMode::Strict).unwrap();
+            e.evaluate(&pos) - dot(&e, &e.features(&pos))
+        };
+        let rows = |a: &str, c: &str, q: &str| {
+            let mut r = vec!["17"; 17];
+            r[0] = a;
+            r[2] = c;
+            r[16] = q;
+            format!("{} b - 1", r.join("/"))
+        };
+        let far = mop(&rows("8kg8", "17", "FK7KG7FK"));
+        let near = mop(&rows("8kg8", "9FK7", "8KG7FK"));
+        assert!(far < 0, "a free king far away leaves the king its squares: {far}");
+        assert!(near > far + 20, "{near} against {far}");
+        assert_eq!(mop(&rows("8kg7fk", "17", "FK7KG7FK")), 0);
     }
 
     #[test]
