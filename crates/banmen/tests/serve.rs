@@ -8,6 +8,7 @@ use std::ffi::OsStr;
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 fn free_port() -> u16 {
@@ -191,25 +192,8 @@ fn two_servers_one_killed_lose_no_acknowledged_move() {
     let Some(db) = PgDb::new("two") else { return };
     let (a, port_a) = serve(&db.url, &[]);
     let (_b, port_b) = serve(&db.url, &[]);
-    let mut games = Vec::new();
-    for _ in 0..4 {
-        let (status, created) = request(
-            port_a,
-            "POST",
-            "/api/games",
-            None,
-            r#"{"variant":"shogi","black":"human","white":"human"}"#,
-        )
-        .expect("create");
-        assert_eq!(status, 201, "{created}");
-        let v: serde_json::Value = serde_json::from_str(&created).expect("json");
-        let token = |side: &str| v["tokens"][side].as_str().expect("token").to_string();
-        games.push((
-            v["id"].as_i64().expect("id"),
-            [token("black"), token("white")],
-        ));
-    }
-    let a_killed = std::sync::atomic::AtomicBool::new(false);
+    let games: Vec<_> = (0..4).map(|_| people_game(port_a)).collect();
+    let a_killed = AtomicBool::new(false);
     let plies = 24;
     let played: Vec<(i64, Vec<String>, usize)> = std::thread::scope(|scope| {
         let threads: Vec<_> = games
@@ -217,66 +201,15 @@ fn two_servers_one_killed_lose_no_acknowledged_move() {
             .map(|(id, tokens)| {
                 let a_killed = &a_killed;
                 scope.spawn(move || {
-                    // The moves the servers acknowledged, and how many of
-                    // them came after A was killed.
-                    let mut acknowledged: Vec<String> = Vec::new();
-                    let mut after_kill = 0;
-                    let mut state = request(port_b, "GET", &format!("/api/games/{id}"), None, "")
-                        .expect("get")
-                        .1;
-                    for ply in 0..plies {
-                        let v: serde_json::Value = serde_json::from_str(&state).expect("json");
-                        let legal = v["legal_moves"].as_array().expect("legal moves");
-                        let mv = legal[(ply * 7) % legal.len()].as_str().unwrap().to_string();
-                        let body = format!(r#"{{"move":"{mv}"}}"#);
-                        let path = format!("/api/games/{id}/moves");
-                        let token = Some(tokens[ply % 2].as_str());
-                        let killed = a_killed.load(std::sync::atomic::Ordering::SeqCst);
-                        let port = if ply % 2 == 0 && !killed {
-                            port_a
-                        } else {
-                            port_b
-                        };
-                        // `None`: A died under this request, which is then
-                        // not acknowledged; B says whether it was stored.
-                        match request(port, "POST", &path, token, &body) {
-                            Some((200, next)) => {
-                                acknowledged.push(mv);
-                                if killed {
-                                    after_kill += 1;
-                                }
-                                state = next;
-                            }
-                            Some((status, text)) => panic!("game {id} ply {ply}: {status} {text}"),
-                            None => {
-                                let now =
-                                    request(port_b, "GET", &format!("/api/games/{id}"), None, "")
-                                        .expect("B answers")
-                                        .1;
-                                if stored_moves(port_b, *id).len() > acknowledged.len() {
-                                    acknowledged.push(mv); // stored, then A died
-                                } else {
-                                    // Not stored: play it again, on B.
-                                    let (status, next) =
-                                        request(port_b, "POST", &path, token, &body).expect("B");
-                                    assert_eq!(status, 200, "{next}");
-                                    acknowledged.push(mv);
-                                    after_kill += 1;
-                                    state = next;
-                                    continue;
-                                }
-                                state = now;
-                            }
-                        }
-                        std::thread::sleep(Duration::from_millis(20));
-                    }
+                    let (acknowledged, after_kill) =
+                        play_people_game([port_a, port_b], a_killed, *id, tokens, plies);
                     (*id, acknowledged, after_kill)
                 })
             })
             .collect();
         std::thread::sleep(Duration::from_millis(300));
         drop(a); // kill -9, in the middle of the games
-        a_killed.store(true, std::sync::atomic::Ordering::SeqCst);
+        a_killed.store(true, Ordering::SeqCst);
         threads
             .into_iter()
             .map(|t| t.join().expect("client"))
@@ -294,6 +227,88 @@ fn two_servers_one_killed_lose_no_acknowledged_move() {
             );
         }
     }
+}
+
+/// A game between two people made on `port`: its id and seat tokens.
+fn people_game(port: u16) -> (i64, [String; 2]) {
+    let (status, created) = request(
+        port,
+        "POST",
+        "/api/games",
+        None,
+        r#"{"variant":"shogi","black":"human","white":"human"}"#,
+    )
+    .expect("create");
+    assert_eq!(status, 201, "{created}");
+    let v: serde_json::Value = serde_json::from_str(&created).expect("json");
+    let token = |side: &str| v["tokens"][side].as_str().expect("token").to_string();
+    (
+        v["id"].as_i64().expect("id"),
+        [token("black"), token("white")],
+    )
+}
+
+/// Plays `plies` moves of game `id` between two people, Black's moves sent
+/// to server A (`ports[0]`) until `a_killed`, the others to B: the moves
+/// the servers acknowledged, and how many came after A was killed. A move
+/// whose request A died under counts when B has it stored, else it is sent
+/// again to B.
+fn play_people_game(
+    ports: [u16; 2],
+    a_killed: &AtomicBool,
+    id: i64,
+    tokens: &[String; 2],
+    plies: usize,
+) -> (Vec<String>, usize) {
+    let [port_a, port_b] = ports;
+    let mut acknowledged: Vec<String> = Vec::new();
+    let mut after_kill = 0;
+    let mut state = request(port_b, "GET", &format!("/api/games/{id}"), None, "")
+        .expect("get")
+        .1;
+    for ply in 0..plies {
+        let v: serde_json::Value = serde_json::from_str(&state).expect("json");
+        let legal = v["legal_moves"].as_array().expect("legal moves");
+        let mv = legal[(ply * 7) % legal.len()].as_str().unwrap().to_string();
+        let body = format!(r#"{{"move":"{mv}"}}"#);
+        let path = format!("/api/games/{id}/moves");
+        let token = Some(tokens[ply % 2].as_str());
+        let killed = a_killed.load(Ordering::SeqCst);
+        let port = if ply % 2 == 0 && !killed {
+            port_a
+        } else {
+            port_b
+        };
+        match request(port, "POST", &path, token, &body) {
+            Some((200, next)) => {
+                acknowledged.push(mv);
+                if killed {
+                    after_kill += 1;
+                }
+                state = next;
+            }
+            Some((status, text)) => panic!("game {id} ply {ply}: {status} {text}"),
+            None => {
+                let now = request(port_b, "GET", &format!("/api/games/{id}"), None, "")
+                    .expect("B answers")
+                    .1;
+                if stored_moves(port_b, id).len() > acknowledged.len() {
+                    acknowledged.push(mv); // stored, then A died
+                } else {
+                    // Not stored: play it again, on B.
+                    let (status, next) = request(port_b, "POST", &path, token, &body).expect("B");
+                    assert_eq!(status, 200, "{next}");
+                    acknowledged.push(mv);
+                    after_kill += 1;
+                    state = next;
+                    continue;
+                }
+                state = now;
+            }
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    (acknowledged, after_kill)
 }
 
 /// A game with a clock, one move played, `kill -9`, a new server on `db`:
@@ -497,7 +512,8 @@ fn wait_game(port: u16, id: i64, limit: Duration, done: impl Fn(&serde_json::Val
 
 /// Issue 18: two `banmen serve --workers` and one `banmen worker` on one
 /// PostgreSQL database; four people play the engine at once, their moves
-/// sent to the two servers in turn; one server and the worker are killed
+/// sent to the two servers in turn, while four games between people go on
+/// beside them (100 plies each); one server and the worker are killed
 /// (`kill -9`) in the middle, and a new worker starts. Every acknowledged
 /// move is stored, and every game goes on: the searches the dead worker held
 /// are taken again once their leases run out, and the engine's moves reach
@@ -527,9 +543,24 @@ fn servers_and_a_worker_killed_lose_no_move_and_engine_games_go_on() {
             v["tokens"]["black"].as_str().expect("token").to_string(),
         ));
     }
-    let a_killed = std::sync::atomic::AtomicBool::new(false);
+    // People's games beside them, the load of the test.
+    let people: Vec<_> = (0..4).map(|_| people_game(port_b)).collect();
+    let a_killed = AtomicBool::new(false);
     let turns = 12;
+    let mut people_played = Vec::new();
     let played: Vec<(i64, Vec<String>)> = std::thread::scope(|scope| {
+        let people_threads: Vec<_> = people
+            .iter()
+            .map(|(id, tokens)| {
+                let a_killed = &a_killed;
+                scope.spawn(move || {
+                    let (acknowledged, after_kill) =
+                        play_people_game([port_a, port_b], a_killed, *id, tokens, 100);
+                    assert!(after_kill > 0, "game {id} went on after the kill");
+                    (*id, acknowledged)
+                })
+            })
+            .collect();
         let threads: Vec<_> = games
             .iter()
             .map(|(id, token)| {
@@ -552,7 +583,7 @@ fn servers_and_a_worker_killed_lose_no_move_and_engine_games_go_on() {
                             .to_string();
                         let body = format!(r#"{{"move":"{mv}"}}"#);
                         let path = format!("/api/games/{id}/moves");
-                        let killed = a_killed.load(std::sync::atomic::Ordering::SeqCst);
+                        let killed = a_killed.load(Ordering::SeqCst);
                         let port = if turn % 2 == 0 && !killed {
                             port_a
                         } else {
@@ -590,7 +621,7 @@ fn servers_and_a_worker_killed_lose_no_move_and_engine_games_go_on() {
             assert!(stored_moves(port_b, *id).len() < 2 * turns, "game {id}");
         }
         drop(a); // kill -9 of a server
-        a_killed.store(true, std::sync::atomic::Ordering::SeqCst);
+        a_killed.store(true, Ordering::SeqCst);
         drop(first_worker); // and of the worker, perhaps in a search
         std::thread::sleep(Duration::from_millis(500));
         let second_worker = worker(&db.url);
@@ -599,9 +630,17 @@ fn servers_and_a_worker_killed_lose_no_move_and_engine_games_go_on() {
             .map(|t| t.join().expect("client"))
             .collect();
         drop(second_worker);
+        people_played = people_threads
+            .into_iter()
+            .map(|t| t.join().expect("person"))
+            .collect();
         played
     });
     let (_c, port_c) = serve(&db.url, &[]);
+    for (id, acknowledged) in people_played {
+        assert_eq!(acknowledged.len(), 100, "game {id}");
+        assert_eq!(stored_moves(port_c, id), acknowledged, "game {id}");
+    }
     for (id, acknowledged) in played {
         for port in [port_b, port_c] {
             let stored = stored_moves(port, id);

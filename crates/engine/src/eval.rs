@@ -537,7 +537,11 @@ impl<B: BitBoard> Evaluator<B> {
     /// see it. `material` is each colour's (kings 0).
     fn mop_up(&self, pos: &Position<B>, kings: &[Option<Square>; 2], material: [i32; 2]) -> i32 {
         let lead = material[0] - material[1];
-        let strong = if lead >= 0 { Color::Black } else { Color::White };
+        let strong = if lead >= 0 {
+            Color::Black
+        } else {
+            Color::White
+        };
         let weak = !strong;
         let over = lead.abs() - MOPUP_LEAD;
         if over < 0 || material[weak.index()] * MOPUP_RATIO > material[strong.index()] {
@@ -870,7 +874,10 @@ mod tests {
         };
         let far = mop(&rows("8kg8", "17", "FK7KG7FK"));
         let near = mop(&rows("8kg8", "9FK7", "8KG7FK"));
-        assert!(far < 0, "a free king far away leaves the king its squares: {far}");
+        assert!(
+            far < 0,
+            "a free king far away leaves the king its squares: {far}"
+        );
         assert!(near > far + 20, "{near} against {far}");
         assert_eq!(mop(&rows("8kg7fk", "17", "FK7KG7FK")), 0);
     }
