@@ -551,13 +551,11 @@ impl<B: BitBoard> Evaluator<B> {
             return 0;
         };
         let g = self.rules.geometry;
-        let (kf, kr) = (g.file(ksq) as i32, g.rank(ksq) as i32);
+        let (kf, kr) = (g.file(ksq), g.rank(ksq));
         let mut near = 0;
         let mut bb = pos.color_bb(strong);
         while let Some(sq) = bb.pop() {
-            let d = (g.file(sq) as i32 - kf)
-                .abs()
-                .max((g.rank(sq) as i32 - kr).abs());
+            let d = (g.file(sq) - kf).abs().max((g.rank(sq) - kr).abs());
             near += (MOPUP_REACH - d).max(0);
         }
         let occ = pos.occupied();
