@@ -346,11 +346,7 @@ fn queued_stream(s: Shared, job: Job) -> Result<Response, ApiError> {
 /// each line back to the server that relays it; it stops when the search
 /// leaves the queue (the client closed its stream).
 pub(crate) fn run_queued(conn: &mut Store, search: &Search) {
-    let Some(request) = search
-        .request
-        .as_deref()
-        .and_then(|r| serde_json::from_str::<Value>(r).ok())
-    else {
+    let Some(request) = search.request_json() else {
         return;
     };
     let text = |k: &str| request[k].as_str().unwrap_or_default().to_string();

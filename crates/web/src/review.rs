@@ -155,11 +155,7 @@ fn queue(
 /// when the search leaves the queue (a fresh review of the game asked
 /// for) or when the game's moves are no longer those reviewed.
 pub(crate) fn run_queued(s: &Shared, conn: &mut Store, search: &Search) {
-    let Some(request) = search
-        .request
-        .as_deref()
-        .and_then(|r| serde_json::from_str::<Value>(r).ok())
-    else {
+    let Some(request) = search.request_json() else {
         return;
     };
     let moves = request["moves"].as_str().unwrap_or_default().to_string();

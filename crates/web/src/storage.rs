@@ -724,6 +724,13 @@ pub(crate) fn take_search(conn: &mut Store, me: &str) -> Result<Option<Search>, 
     }))
 }
 
+impl Search {
+    /// The request, read as JSON (`None`: none, or not JSON).
+    pub(crate) fn request_json(&self) -> Option<serde_json::Value> {
+        serde_json::from_str(self.request.as_deref()?).ok()
+    }
+}
+
 /// Whether search `id` is still queued or running (a newer request for the
 /// same review removes it).
 pub(crate) fn search_wanted(conn: &mut Store, id: i64) -> Result<bool, StoreError> {

@@ -2639,6 +2639,24 @@ fn a_write_decided_on_an_old_copy_is_refused() {
     assert_eq!(moves(&c.get(&format!("/api/games/{id}"))), ["7g7f"]);
 }
 
+/// A PostgreSQL database for a test of workers (`None` on SQLite, said).
+fn workers_db(name: &str) -> Option<TestDb> {
+    if !on_postgres() {
+        println!("skipped: workers need PostgreSQL");
+        return None;
+    }
+    temp_db(name)
+}
+
+/// The one number `sql` counts on the test's PostgreSQL database.
+fn count(db: &TestDb, sql: &str) -> i64 {
+    let banmen_web::Database::Postgres(url) = &db.db else {
+        panic!("not PostgreSQL")
+    };
+    let mut client = postgres::Client::connect(url, postgres::NoTls).expect("connect");
+    client.query_one(sql, &[]).expect(sql).get(0)
+}
+
 fn worker_bounds() -> banmen_web::Bounds {
     banmen_web::Bounds {
         workers: true,
@@ -2725,13 +2743,10 @@ fn workers_play_the_engine_moves_that_servers_queue() {
     worker.stop();
     // Played searches leave the queue (the engine-only game's last one may be
     // left, for its version).
-    let left: i64 = client
-        .query_one(
-            "SELECT count(*) FROM searches WHERE game_id <> $1",
-            &[&both],
-        )
-        .expect("count")
-        .get(0);
+    let left = count(
+        &db,
+        &format!("SELECT count(*) FROM searches WHERE game_id <> {both}"),
+    );
     assert_eq!(left, 0);
 }
 
@@ -2740,11 +2755,7 @@ fn workers_play_the_engine_moves_that_servers_queue() {
 /// and any server answers with the stored progress.
 #[test]
 fn workers_run_the_reviews_servers_queue() {
-    if !on_postgres() {
-        println!("skipped: workers need PostgreSQL");
-        return;
-    }
-    let Some(db) = temp_db("worker-review") else {
+    let Some(db) = workers_db("worker-review") else {
         return;
     };
     let a = Server::start_with(&db, Some(worker_bounds()));
@@ -2773,14 +2784,7 @@ fn workers_run_the_reviews_servers_queue() {
     let fresh = a.get(&format!("/api/games/{id}/review?fresh=1&nodes=500"));
     assert_eq!(fresh["state"], "running");
     assert_eq!(fresh["done"], 0);
-    let banmen_web::Database::Postgres(url) = &db.db else {
-        unreachable!()
-    };
-    let mut client = postgres::Client::connect(url, postgres::NoTls).expect("connect");
-    let queued: i64 = client
-        .query_one("SELECT count(*) FROM searches WHERE kind = 'review'", &[])
-        .expect("count")
-        .get(0);
+    let queued = count(&db, "SELECT count(*) FROM searches WHERE kind = 'review'");
     assert_eq!(queued, 1);
 }
 
@@ -2790,11 +2794,7 @@ fn workers_run_the_reviews_servers_queue() {
 /// queue and stops the worker.
 #[test]
 fn workers_run_the_analyses_servers_queue_and_stop_when_the_client_leaves() {
-    if !on_postgres() {
-        println!("skipped: workers need PostgreSQL");
-        return;
-    }
-    let Some(db) = temp_db("worker-analysis") else {
+    let Some(db) = workers_db("worker-analysis") else {
         return;
     };
     let a = Server::start_with(&db, Some(worker_bounds()));
@@ -2852,13 +2852,5 @@ fn workers_run_the_analyses_servers_queue_and_stop_when_the_client_leaves() {
     assert_eq!(events.last().unwrap()["type"], "done", "{events:?}");
     assert!(t.elapsed() < Duration::from_secs(10), "{:?}", t.elapsed());
     worker.stop();
-    let banmen_web::Database::Postgres(url) = &db.db else {
-        unreachable!()
-    };
-    let mut client = postgres::Client::connect(url, postgres::NoTls).expect("connect");
-    let left: i64 = client
-        .query_one("SELECT count(*) FROM searches", &[])
-        .expect("count")
-        .get(0);
-    assert_eq!(left, 0);
+    assert_eq!(count(&db, "SELECT count(*) FROM searches"), 0);
 }
