@@ -52,12 +52,12 @@ const NEAR: usize = ((2 * KING_REACH + 1) * (KING_REACH + 1)) as usize;
 
 /// Dai dai shogi's mop-up (boards larger than 9x9, see [`Evaluator::mop_up`]):
 /// the material lead (centipawns) from which it starts.
-const MOPUP_LEAD: i32 = 2500;
+const MOPUP_LEAD: i32 = 3000;
 /// The lead above [`MOPUP_LEAD`] at which it counts in full.
 const MOPUP_FULL: i32 = 2500;
-/// It starts only when the weaker side has at most this share (1/n) of the
+/// It starts only when the weaker side has at most this share (n/d) of the
 /// stronger side's material.
-const MOPUP_RATIO: i32 = 3;
+const MOPUP_SHARE: (i32, i32) = (2, 3);
 /// Pieces closer than this many king steps to the weaker king count.
 const MOPUP_REACH: i32 = 8;
 /// Centipawns per step of closeness of each such piece.
@@ -527,8 +527,8 @@ impl<B: BitBoard> Evaluator<B> {
     }
 
     /// Dai dai shogi's mop-up, from Black's point of view: when one side
-    /// leads by [`MOPUP_LEAD`] or more and the other has at most a
-    /// [`MOPUP_RATIO`]th of its material, the stronger side gains for each
+    /// leads by [`MOPUP_LEAD`] or more and the other has at most
+    /// [`MOPUP_SHARE`] of its material, the stronger side gains for each
     /// of its pieces near the weaker king and for each square that king
     /// could no longer step to, growing with the lead to full at
     /// `MOPUP_LEAD + MOPUP_FULL`. Such a game is won but long to end on
@@ -544,7 +544,8 @@ impl<B: BitBoard> Evaluator<B> {
         };
         let weak = !strong;
         let over = lead.abs() - MOPUP_LEAD;
-        if over < 0 || material[weak.index()] * MOPUP_RATIO > material[strong.index()] {
+        let (n, d) = MOPUP_SHARE;
+        if over < 0 || material[weak.index()] * d > material[strong.index()] * n {
             return 0;
         }
         let Some(ksq) = kings[weak.index()] else {
