@@ -58,10 +58,11 @@ const MOPUP_FULL: i32 = 2500;
 /// It starts only when the weaker side has at most this share (n/d) of the
 /// stronger side's material.
 const MOPUP_SHARE: (i32, i32) = (2, 3);
-/// Pieces closer than this many king steps to the weaker king count.
-const MOPUP_REACH: i32 = 8;
+/// Pieces closer than this many king steps to the weaker king count (on
+/// 17x17 every piece: dai dai shogi's pieces mostly step, and walk far).
+const MOPUP_REACH: i32 = 17;
 /// Centipawns per step of closeness of each such piece.
-const MOPUP_NEAR: i32 = 5;
+const MOPUP_NEAR: i32 = 4;
 /// Centipawns per square the weaker king could step to unattacked.
 const MOPUP_ESCAPE: i32 = 50;
 
