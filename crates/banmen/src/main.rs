@@ -91,7 +91,7 @@ struct ServeArgs {
     #[arg(long, default_value_t = 30)]
     games_per_minute: u32,
     /// Leave the engine sides' moves to `banmen worker` processes (PostgreSQL
-    /// only); `--engines` then bounds this server's analyses and reviews.
+    /// only); `--engines` then bounds only this server's tsume solving.
     #[arg(long)]
     workers: bool,
 }

@@ -335,12 +335,47 @@ fn queued_stream(s: Shared, job: Job) -> Result<Response, ApiError> {
         }
     };
     let guard = DropQueued { s, relay, id };
-    let events = futures_util::stream::unfold((rx, guard), |(mut rx, guard)| async move {
-        let v = rx.recv().await?;
-        Some((v, (rx, guard)))
-    });
+    // The first event is `queued`; then a worker has WORKER_WAIT to send its
+    // first line, and each line comes within the longest analysis of the
+    // one before, or the stream ends with an error: a page never waits
+    // forever for a worker that is not there.
+    let events =
+        futures_util::stream::unfold((rx, Some(guard), 0usize), |(mut rx, guard, n)| async move {
+            let guard = guard?;
+            let wait = match n {
+                0 => None,
+                1 => Some(WORKER_WAIT),
+                _ => Some(std::time::Duration::from_millis(MAX_ANALYSIS_MS) + WORKER_WAIT),
+            };
+            let next = match wait {
+                None => rx.recv().await,
+                Some(w) => match tokio::time::timeout(w, rx.recv()).await {
+                    Ok(v) => v,
+                    Err(_) => {
+                        let error = if n == 1 {
+                            format!(
+                                "no engine worker took the analysis within {} s",
+                                w.as_secs()
+                            )
+                        } else {
+                            format!("the engine worker went silent for {} s", w.as_secs())
+                        };
+                        // The guard goes: the search leaves the queue.
+                        return Some((
+                            json!({ "type": "done", "error": error }),
+                            (rx, None, n + 1),
+                        ));
+                    }
+                },
+            };
+            Some((next?, (rx, Some(guard), n + 1)))
+        });
     Ok(sse(events))
 }
+
+/// How long a queued analysis waits for a worker's first line, and how much
+/// longer than the longest analysis a worker may go silent.
+const WORKER_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// A worker runs analysis `search` (queued by [`queued_stream`]), sending
 /// each line back to the server that relays it; it stops when the search

@@ -25,7 +25,7 @@ pub struct Bounds {
     pub games_per_minute: Option<u32>,
     /// The engine sides' moves are left to `banmen worker` processes, which
     /// take them from a queue in the (PostgreSQL) database; `engines` then
-    /// bounds only this server's analyses and reviews.
+    /// bounds only this server's tsume solving (the rest goes to the workers).
     pub workers: bool,
 }
 

@@ -695,8 +695,8 @@ pub(crate) struct Search {
 }
 
 /// Takes the oldest search waiting, or one whose worker's lease (10 s,
-/// renewed while it searches) ran out,
-/// for worker `me` (PostgreSQL's `FOR UPDATE SKIP LOCKED`: workers never
+/// renewed while it searches) ran out, engine moves first (a clock runs
+/// for them), for worker `me` (PostgreSQL's `FOR UPDATE SKIP LOCKED`: workers never
 /// wait for each other, and each search goes to one).
 pub(crate) fn take_search(conn: &mut Store, me: &str) -> Result<Option<Search>, StoreError> {
     let rows = conn.transaction(|tx| {
@@ -705,7 +705,7 @@ pub(crate) fn take_search(conn: &mut Store, me: &str) -> Result<Option<Search>, 
                     lease_until = now() + interval '10 seconds', tries = tries + 1
                 WHERE id = (SELECT id FROM searches
                     WHERE state = 'queued' OR (state = 'running' AND lease_until < now())
-                    ORDER BY id FOR UPDATE SKIP LOCKED LIMIT 1)
+                    ORDER BY kind <> 'move', id FOR UPDATE SKIP LOCKED LIMIT 1)
                 RETURNING id, game_id, version, tries, kind, request",
             &[Param::Text(Some(me))],
         )

@@ -2808,9 +2808,23 @@ fn workers_run_the_analyses_servers_queue_and_stop_when_the_client_leaves() {
         return;
     };
     let a = Server::start_with(&db, Some(worker_bounds()));
+    let id = shogi_after(&a, &["7g7f", "3c3d"]);
+    // No worker: the stream ends with a reason after 10 s, and the search
+    // leaves the queue.
+    let t = Instant::now();
+    let (status, events) = stream(&a, &format!("/api/games/{id}/analysis?movetime_ms=300"));
+    assert_eq!(status, 200);
+    let last = events.last().expect("events");
+    assert_eq!(last["type"], "done", "{events:?}");
+    assert!(
+        last["error"].as_str().unwrap().contains("no engine worker"),
+        "{last}"
+    );
+    assert!(t.elapsed() < Duration::from_secs(20), "{:?}", t.elapsed());
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(count(&db, "SELECT count(*) FROM searches"), 0);
     let worker = banmen_web::Worker::start(&banmen_web::WorkerOptions::new(db.db.clone(), 1))
         .expect("worker");
-    let id = shogi_after(&a, &["7g7f", "3c3d"]);
     let (status, events) = stream(
         &a,
         &format!("/api/games/{id}/analysis?ply=1&multipv=2&movetime_ms=300"),
