@@ -709,46 +709,23 @@ pub async fn app_with(db: impl Into<Database>, bounds: Bounds) -> Result<Router,
     }
     if let Database::Postgres(url) = &db {
         // Changes made by other servers on the same database.
-        let weak = Arc::downgrade(&state);
-        let url = url.clone();
-        std::thread::spawn(move || {
-            storage::listen_postgres(
-                &url,
-                storage::GAMES_CHANNEL,
-                || weak.strong_count() > 0,
-                |payload| {
-                    let parsed = payload.split_once(':').and_then(|(id, v)| {
-                        Some((id.parse::<i64>().ok()?, v.parse::<i64>().ok()?))
-                    });
-                    if let (Some(s), Some((id, version))) = (weak.upgrade(), parsed) {
-                        changed_elsewhere(&s, id, version);
-                    }
-                },
-                || {
-                    if let Some(s) = weak.upgrade() {
-                        missed_elsewhere(&s);
-                    }
-                },
-            );
+        listen_while_serving(&state, url, storage::GAMES_CHANNEL, |s, payload| {
+            let parsed = payload
+                .split_once(':')
+                .and_then(|(id, v)| Some((id.parse::<i64>().ok()?, v.parse::<i64>().ok()?)));
+            match parsed {
+                Some((id, version)) => changed_elsewhere(s, id, version),
+                // After a lost connection (an empty payload, see below).
+                None if payload.is_empty() => missed_elsewhere(s),
+                None => {}
+            }
         });
-    }
-    if let (Database::Postgres(url), true) = (&db, state.bounds.workers) {
-        // The lines of the analyses workers run for this server's clients.
-        let weak = Arc::downgrade(&state);
-        let url = url.clone();
-        std::thread::spawn(move || {
-            storage::listen_postgres(
-                &url,
-                storage::ANALYSIS_CHANNEL,
-                || weak.strong_count() > 0,
-                |payload| {
-                    if let Some(s) = weak.upgrade() {
-                        s.relays.heard(payload);
-                    }
-                },
-                || {},
-            );
-        });
+        if state.bounds.workers {
+            // The lines of the analyses workers run for this server's clients.
+            listen_while_serving(&state, url, storage::ANALYSIS_CHANNEL, |s, payload| {
+                s.relays.heard(payload)
+            });
+        }
     }
     let weak = Arc::downgrade(&state);
     let shared = matches!(db, Database::Postgres(_));
@@ -797,6 +774,36 @@ pub async fn app_with(db: impl Into<Database>, bounds: Bounds) -> Result<Router,
         .route("/api/tsume/check", post(tsume::check))
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .with_state(state))
+}
+
+/// Follows `channel` on a thread of its own for as long as the server
+/// runs: `heard(state, payload)` for each notification, and once with an
+/// empty payload after a lost connection was opened again.
+fn listen_while_serving(
+    state: &Shared,
+    url: &str,
+    channel: &'static str,
+    heard: impl Fn(&Shared, &str) + Send + 'static,
+) {
+    let weak = Arc::downgrade(state);
+    let url = url.to_string();
+    std::thread::spawn(move || {
+        storage::listen_postgres(
+            &url,
+            channel,
+            || weak.strong_count() > 0,
+            |payload| {
+                if let Some(s) = weak.upgrade() {
+                    heard(&s, payload);
+                }
+            },
+            || {
+                if let Some(s) = weak.upgrade() {
+                    heard(&s, "");
+                }
+            },
+        );
+    });
 }
 
 /// The state of a server (or a worker): the database opened (engine moves
