@@ -688,9 +688,9 @@ pub(crate) struct Search {
     pub version: i64,
     /// How often it has been taken (by workers that died, then this one).
     pub tries: i64,
-    /// `move` (the engine side's) or `review`.
+    /// `move` (the engine side's), `review` or `analysis` (no game: 0).
     pub kind: String,
-    /// What a review asks for (JSON: `moves`, `movetime_ms`, `nodes`).
+    /// What a review or an analysis asks for (JSON; none for a move).
     pub request: Option<String>,
 }
 
