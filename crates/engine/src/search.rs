@@ -189,6 +189,9 @@ struct Searcher<'a, B: BitBoard> {
     /// moves): exchanges resolved by [`Self::see`], checks judged by
     /// [`Self::may_check`], Stockfish's pruning.
     use_see: bool,
+    /// Whether a piece hops over a screen (cannon shogi): asked of the
+    /// variant once, since the answer reads every piece's movement.
+    hoppers: bool,
     /// Stockfish's pruning and reductions (the 9x9 games; dai dai shogi
     /// without the parts that need [`Self::see`]).
     shape: bool,
@@ -330,6 +333,7 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
             pv: vec![Vec::new(); MAX_PLY + 2],
             evals: vec![-INFINITE; MAX_PLY + 2],
             use_see: nine,
+            hoppers: pos.rules().variant.has_hoppers(),
             // Dai dai shogi with this shape (less the SEE parts) scored 9/3/8
             // against its own reductions in 20 games at movetime 100: not kept.
             shape: nine,
@@ -1352,7 +1356,7 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
         let rules = self.pos.rules();
         // Without hoppers (shogi, minishogi) only the first piece seen from
         // the king can give a discovered check.
-        let shogi = !rules.variant.has_hoppers();
+        let shogi = !self.hoppers;
         let us = self.pos.side_to_move();
         let Some(king) = self.pos.king_square(!us) else {
             return false;
