@@ -464,6 +464,14 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
         let empty_near = dm.near[king.index()] & !occ & rules.board_mask();
         let pawn = dm.pawn;
         let kinds = rules.n_base.min(banmen_rules::MAX_HAND_KINDS);
+        let king_bb = B::from_square(king);
+        // The king's steps that none of our pieces attacks now (with the
+        // king off the board), found at the first candidate drop. Without
+        // hoppers a drop only adds its own attacks and blocks lines, so such
+        // a square stays an escape unless the dropped piece lands on or
+        // attacks it: most candidates are refuted without making them. (A
+        // drop can be a cannon's screen: games with hoppers make each one.)
+        let mut safe: Option<B> = if self.hoppers { Some(B::EMPTY) } else { None };
         for (k, &count) in hand.iter().enumerate().take(kinds) {
             let kind = banmen_rules::Kind(k as u8);
             if count == 0 || Some(kind) == pawn {
@@ -475,6 +483,21 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
             let squares =
                 empty_near & rules.attacks(!us, kind, king, occ) & !rules.dead_squares(us, kind);
             for sq in squares.squares() {
+                let safe = *safe.get_or_insert_with(|| {
+                    let free = dm.steps[king.index()] & !self.pos.color_bb(!us);
+                    let mut safe = B::EMPTY;
+                    for e in free.squares() {
+                        if self.pos.attackers_to(e, us, occ ^ king_bb).is_empty() {
+                            safe |= B::from_square(e);
+                        }
+                    }
+                    safe
+                });
+                let sq_bb = B::from_square(sq);
+                let hit = rules.attacks(us, kind, sq, (occ ^ king_bb) | sq_bb);
+                if !(safe & !sq_bb & !hit).is_empty() {
+                    continue;
+                }
                 let m = Move::drop(kind, sq);
                 let undo = self.pos.make_move(m);
                 // A free square next to the king (the dropped piece's own,
