@@ -14,6 +14,9 @@
 #   TC           time control for both, e.g. byoyomi=200 or movetime=180 (default byoyomi=200)
 #   MAX_PLIES    draw after this many plies (default 512; 800 for daidaishogi)
 #   ADJUDICATE   e.g. score=1500,plies=300 (default: none)
+#   ENTERING_KING  the declaration rule of standard shogi, sent to both engines
+#                (default CSARule27, the rule of computer shogi tournaments and
+#                YaneuraOu's default: with none, an anchor's declaration was refused)
 #   OPENINGS     openings file (default bench/fsf/openings-VARIANT.txt when it exists)
 #   CONCURRENCY  games at the same time (default 1)
 #   ANCHORS      the anchors' folder (default ../shared/anchors/bin)
@@ -84,10 +87,12 @@ openings=()
 [ -f "$OPENINGS" ] && openings=(--openings "$OPENINGS")
 adjudicate=()
 [ -n "${ADJUDICATE:-}" ] && adjudicate=(--adjudicate "$ADJUDICATE")
+entering=()
+[ "$VARIANT" = shogi ] && entering=(--entering-king "${ENTERING_KING:-CSARule27}")
 log "$VARIANT: banmen vs $ANCHOR, $GAMES games at $TC, load $(cut -d' ' -f1-3 /proc/loadavg) (records in $OUT)"
 start=$(date +%s)
 "$BANMEN" match --engine "$BANMEN usi" --engine "$anchor" \
   --variant "$VARIANT" --games "$GAMES" --tc "$TC" --max-plies "$MAX_PLIES" \
-  --concurrency "$CONCURRENCY" --out "$OUT" "${options[@]}" "${openings[@]}" "${adjudicate[@]}" \
+  --concurrency "$CONCURRENCY" --out "$OUT" "${options[@]}" "${openings[@]}" "${adjudicate[@]}" "${entering[@]}" \
   | tee "$OUT.summary"
 log "$VARIANT vs $ANCHOR: $(($(date +%s) - start)) s, load $(cut -d' ' -f1-3 /proc/loadavg)"

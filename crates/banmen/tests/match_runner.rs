@@ -381,6 +381,29 @@ fn silent_crashing_resigning_and_declaring_engines_lose() {
     }
 }
 
+/// A reply later than its time counts as late (over 50 ms past it), and the
+/// summary says by how much the slowest one went over, per engine.
+#[cfg(unix)]
+#[test]
+fn late_replies_are_counted_and_the_worst_reported() {
+    let (stdout, _) = match_against_fake("late", "sleep 0.2; echo 'bestmove resign'");
+    let line = stdout
+        .lines()
+        .find(|l| l.starts_with("Problems"))
+        .unwrap_or_else(|| panic!("no Problems line in:\n{stdout}"));
+    assert!(line.contains("late moves 2 (2+0)"), "{line}");
+    let (fake, ours) = line
+        .split_once("most over the allowance ")
+        .and_then(|(_, rest)| rest.strip_suffix(" ms"))
+        .and_then(|rest| rest.split_once(" / "))
+        .unwrap_or_else(|| panic!("no worst delay in: {line}"));
+    let fake: u64 = fake.parse().unwrap();
+    // 200 ms of sleep at movetime 50, and below the 300 ms margin.
+    assert!((140..350).contains(&fake), "{line}");
+    // Banmen moved once (as Black in game 2), within its time or nearly.
+    assert!(ours.parse::<u64>().is_ok_and(|ms| ms < 140), "{line}");
+}
+
 #[test]
 fn bad_arguments_exit_2_with_a_message() {
     let dir = temp_dir("bad");

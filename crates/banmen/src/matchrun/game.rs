@@ -79,6 +79,9 @@ pub(super) struct GameResult {
     pub(super) plies: usize,
     /// Moves that took over 50 ms longer than allowed (but not past the margin), per engine.
     pub(super) late: [u32; 2],
+    /// The most milliseconds a move took beyond what it was allowed, per
+    /// engine (0: never over).
+    pub(super) over: [u64; 2],
 }
 
 impl GameResult {
@@ -141,6 +144,7 @@ impl Worker<'_> {
             position: String::new(),
             plies: 0,
             late: [0, 0],
+            over: [0, 0],
         };
         // The engine playing each colour.
         let engine_of = |c: Color| match c {
@@ -214,6 +218,7 @@ impl Worker<'_> {
             if used > allowance + LATE_SLACK_MS {
                 result.late[who] += 1;
             }
+            result.over[who] = result.over[who].max(used.saturating_sub(allowance));
             clocks[side.index()] = tc.after_move(clocks[side.index()], used);
             match text.as_str() {
                 "resign" => game.resign(side),

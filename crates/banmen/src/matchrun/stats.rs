@@ -138,6 +138,8 @@ pub(super) struct Tally {
     /// Per problem kind (PROBLEMS order), per losing engine.
     problems: [[u64; 2]; 4],
     late: [u64; 2],
+    /// The most milliseconds over the allowance, per engine.
+    over: [u64; 2],
 }
 
 impl Tally {
@@ -158,6 +160,9 @@ impl Tally {
         }
         self.late[0] += u64::from(r.late[0]);
         self.late[1] += u64::from(r.late[1]);
+        for e in 0..2 {
+            self.over[e] = self.over[e].max(r.over[e]);
+        }
     }
 
     pub(super) fn short(&self) -> String {
@@ -227,11 +232,14 @@ pub(super) fn summary(
         .collect();
     let _ = writeln!(
         s,
-        "Problems (engine 1 + engine 2): {}; late moves {} ({}+{})",
+        "Problems (engine 1 + engine 2): {}; late moves {} ({}+{}); most over the allowance \
+         {} / {} ms",
         problems.join(", "),
         tally.late[0] + tally.late[1],
         tally.late[0],
-        tally.late[1]
+        tally.late[1],
+        tally.over[0],
+        tally.over[1]
     );
     s
 }
