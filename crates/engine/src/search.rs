@@ -449,7 +449,9 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
     }
 
     /// Whether the side to move (not in check) mates at once by dropping a
-    /// piece other than a pawn within two steps of the enemy king.
+    /// piece other than a pawn within two steps of the enemy king, checking
+    /// with the dropped piece itself (a drop that mates as a cannon's screen
+    /// is not looked for: `false` then, and the search finds it).
     fn drop_mate(&mut self) -> bool {
         let Some(dm) = &self.drop_mates else {
             return false;
@@ -468,9 +470,10 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
         // The king's steps that none of our pieces attacks now (with the
         // king off the board), found at the first candidate drop. Without
         // hoppers a drop only adds its own attacks and blocks lines, so such
-        // a square stays an escape unless the dropped piece lands on or
-        // attacks it: most candidates are refuted without making them. (A
-        // drop can be a cannon's screen: games with hoppers make each one.)
+        // a square stays an escape unless the dropped piece attacks it (on
+        // the drop's own square, unguarded, the king takes the piece): most
+        // candidates are refuted without making them. (A drop can be a
+        // cannon's screen: games with hoppers make each one.)
         let mut safe: Option<B> = if self.hoppers { Some(B::EMPTY) } else { None };
         for (k, &count) in hand.iter().enumerate().take(kinds) {
             let kind = banmen_rules::Kind(k as u8);
@@ -493,9 +496,8 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
                     }
                     safe
                 });
-                let sq_bb = B::from_square(sq);
-                let hit = rules.attacks(us, kind, sq, (occ ^ king_bb) | sq_bb);
-                if !(safe & !sq_bb & !hit).is_empty() {
+                let hit = rules.attacks(us, kind, sq, (occ ^ king_bb) | B::from_square(sq));
+                if !(safe & !hit).is_empty() {
                     continue;
                 }
                 let m = Move::drop(kind, sq);
@@ -1886,6 +1888,88 @@ mod tests {
                 }
                 assert!(checks > 100, "{variant:?}: only {checks} checks seen");
             });
+        }
+    }
+
+    /// The drop-mate test agrees with trying every non-pawn drop within two
+    /// steps of the enemy king (in cannon shogi it may miss a drop that
+    /// mates as a cannon's screen), over random playouts that prefer captures
+    /// (so that hands fill and kings are exposed). Its shortcut refutes most
+    /// drops without making them.
+    #[test]
+    fn drop_mate_agrees_with_trying_every_drop() {
+        for variant in [VariantName::Shogi, VariantName::CannonShogi] {
+            let rules = rules_9x9(variant).unwrap();
+            let start = rules.variant.start_sfen;
+            let g = rules.geometry;
+            let pawn = rules.kind_by_code("P");
+            let mut seed = 0x2545_F491_4F6C_DD1D_u64;
+            let mut next = move || {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                seed
+            };
+            let (mut tried, mut mates) = (0, 0);
+            with_searcher(variant, start, |s| {
+                for _ in 0..40 {
+                    s.pos = Position::from_sfen(rules, start, SfenMode::Strict).unwrap();
+                    for _ in 0..160 {
+                        let moves = s.pos.legal_moves();
+                        if moves.is_empty() {
+                            break;
+                        }
+                        let us = s.pos.side_to_move();
+                        if let Some(king) = s.pos.king_square(!us).filter(|_| !s.pos.in_check()) {
+                            let near = |sq: banmen_rules::Square| {
+                                (g.file(sq) - g.file(king))
+                                    .abs()
+                                    .max((g.rank(sq) - g.rank(king)).abs())
+                                    <= 2
+                            };
+                            let brute = moves.iter().any(|&m| {
+                                if !m.is_drop()
+                                    || s.pos.moving_piece(m).map(|x| x.kind) == pawn
+                                    || !near(m.to())
+                                {
+                                    return false;
+                                }
+                                let undo = s.pos.make_move(m);
+                                let mate = s.pos.in_check() && !s.pos.has_legal_move();
+                                s.pos.unmake_move(m, undo);
+                                mate
+                            });
+                            let sfen = s.pos.to_sfen();
+                            let fast = s.drop_mate();
+                            if variant == VariantName::Shogi {
+                                assert_eq!(fast, brute, "{variant:?}: {sfen}");
+                            } else {
+                                // A drop that mates as a cannon's screen is
+                                // not looked for; a mate claimed is one.
+                                assert!(!fast || brute, "{variant:?}: {sfen}");
+                            }
+                            tried += 1;
+                            mates += usize::from(fast);
+                        }
+                        let captures: Vec<_> = moves
+                            .iter()
+                            .copied()
+                            .filter(|&m| s.pos.piece_at(m.to()).is_some())
+                            .collect();
+                        let m = if !captures.is_empty() && next() % 4 != 0 {
+                            captures[(next() % captures.len() as u64) as usize]
+                        } else {
+                            moves[(next() % moves.len() as u64) as usize]
+                        };
+                        s.pos.make_move(m);
+                    }
+                }
+            });
+            assert!(tried > 1000, "{variant:?}: only {tried} positions");
+            assert!(
+                mates > 5,
+                "{variant:?}: only {mates} drop mates among {tried}"
+            );
         }
     }
 
