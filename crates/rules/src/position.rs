@@ -308,6 +308,76 @@ impl<B: BitBoard> Position<B> {
         h
     }
 
+    /// The [`Position::hash`] the position would have after `m` (legal or
+    /// pseudo-legal), without making it: a search asks for the table entry
+    /// of the next node early, so that memory is read while it works on.
+    ///
+    /// ```
+    /// use banmen_rules::{rules_9x9, Position, SfenMode, VariantName};
+    /// let rules = rules_9x9(VariantName::Shogi).unwrap();
+    /// let pos = Position::from_sfen(rules, "startpos", SfenMode::Strict).unwrap();
+    /// for m in pos.legal_moves() {
+    ///     assert_eq!(pos.hash_after(m), pos.after(m).hash());
+    /// }
+    /// ```
+    #[inline]
+    pub fn hash_after(&self, m: Move) -> u64 {
+        let us = self.side;
+        let r = self.rules;
+        let mut h = self.hash ^ r.zobrist_side;
+        let to = m.to();
+        if let Some(k) = m.dropped() {
+            let n = self.hands[us.index()][k.index()];
+            return h
+                ^ self.hand_key(us, k.index(), n)
+                ^ self.hand_key(us, k.index(), n.wrapping_sub(1))
+                ^ self.zobrist(Piece { color: us, kind: k }, to);
+        }
+        let from = m.origin();
+        let Some(piece) = self.piece_at(from) else {
+            return h;
+        };
+        h ^= self.zobrist(piece, from);
+        // Up to three captures (a lion's or hook mover's intermediate
+        // squares, then the destination), each into the hand where the
+        // game has drops: `taken` counts those of each kind so far.
+        let mut taken = [usize::MAX; 3];
+        let mut capture = |sq: Square, h: &mut u64| {
+            let Some(victim) = self.piece_at(sq) else {
+                return;
+            };
+            *h ^= self.zobrist(victim, sq);
+            if r.variant.drops {
+                let k = r.kind(victim.kind).base.index();
+                let extra = taken.iter().filter(|&&t| t == k).count() as u8;
+                let n = self.hands[us.index()][k].wrapping_add(extra);
+                *h ^= self.hand_key(us, k, n) ^ self.hand_key(us, k, n.wrapping_add(1));
+                if let Some(t) = taken.iter_mut().find(|t| **t == usize::MAX) {
+                    *t = k;
+                }
+            }
+        };
+        // The piece has left `from`, and a square passed twice holds
+        // nothing the second time.
+        let mid = m.mid().filter(|&s| s != from);
+        if let Some(sq) = mid {
+            capture(sq, &mut h);
+        }
+        let mid2 = m.mid2().filter(|&s| s != from && Some(s) != mid);
+        if let Some(sq) = mid2 {
+            capture(sq, &mut h);
+        }
+        if to != from && Some(to) != mid && Some(to) != mid2 {
+            capture(to, &mut h);
+        }
+        let kind = if m.is_promotion() {
+            r.kind(piece.kind).promotes_to.unwrap_or(piece.kind)
+        } else {
+            piece.kind
+        };
+        h ^ self.zobrist(Piece { color: us, kind }, to)
+    }
+
     /// Plays a move that must be legal (or at least pseudo-legal: see
     /// [`Position::legal_moves`]). Returns what [`Position::unmake_move`] needs.
     #[inline]

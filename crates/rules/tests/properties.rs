@@ -223,6 +223,7 @@ proptest! {
             for &m in moves {
                 let undo = pos.make_move(m);
                 prop_assert_ne!(pos.hash(), hash, "{} changed nothing", before.move_to_usi(m));
+                prop_assert_eq!(before.hash_after(m), pos.hash(), "hash_after({})", before.move_to_usi(m));
                 prop_assert_ne!(&*pos, &before);
                 if let Err(e) = pos.check_invariants() {
                     prop_assert!(false, "after {}: {}", before.move_to_usi(m), e);

@@ -55,6 +55,14 @@ fn playout<B: BitBoard>(
         // agrees with the reference attack walk, here and after a quarter of
         // the moves, for both kings.
         for (i, &m) in moves.iter().enumerate() {
+            // The hash a move would give, asked before it is made.
+            prop_assert_eq!(
+                pos.hash_after(m),
+                pos.after(m).hash(),
+                "hash_after({}) in {}",
+                pos.move_to_usi(m),
+                pos.to_sfen()
+            );
             if i % 4 != c as usize % 4 {
                 continue;
             }
