@@ -1073,6 +1073,8 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
                     continue;
                 }
             }
+            // The child's table entry is read while the move is tested and made.
+            self.tt.prefetch(self.pos.hash_after(m));
             let may_check = self.may_check(m);
             if !shape {
                 let prunable = prune && quiet && i > 0 && (futile || i >= late_limit);
@@ -1307,6 +1309,7 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
                     continue;
                 }
             }
+            self.tt.prefetch(self.pos.hash_after(m));
             let may_check = self.may_check(m);
             let undo = self.pos.make_move(m);
             if generated && self.pos.is_king_attacked(!self.pos.side_to_move()) {
