@@ -210,6 +210,9 @@ struct Searcher<'a, B: BitBoard> {
     keys: Vec<usize>,
     /// Per piece-to key of the opponent's last move, the quiet reply that cut off.
     counter: Vec<Option<Move>>,
+    /// Capture history (the 9x9 games): `[piece-to][captured kind]`, how
+    /// often a capture cut off; orders captures of the same victim.
+    capture_history: Vec<i16>,
     /// Per ply, the move left out by a singular-extension search of that node.
     excluded: Vec<Option<Move>>,
     /// Correction history (the 9x9 games; empty on larger boards):
@@ -287,18 +290,21 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
         // The 9x9 games carry their move-ordering statistics from one search
         // of a game to the next (the table forgets them with the game).
         let corrections = if nine { 2 * CORRECTION_SIZE } else { 0 };
+        let captures = piece_to * pos.rules().kind_count();
         let kept = if nine { tt.take_histories(id) } else { None }.filter(|h| {
             h.history.len() == 2 * slots * squares
                 && h.cont.len() == piece_to * piece_to
                 && h.correction.len() == corrections
+                && h.capture.len() == captures
         });
-        let (history, cont, counter, correction) = match kept {
-            Some(h) => (h.history, h.cont, h.counter, h.correction),
+        let (history, cont, counter, correction, capture_history) = match kept {
+            Some(h) => (h.history, h.cont, h.counter, h.correction, h.capture),
             None => (
                 vec![0; 2 * slots * squares],
                 vec![0; piece_to * piece_to],
                 vec![None; piece_to],
                 vec![0; corrections],
+                vec![0; captures],
             ),
         };
         let rules = pos.rules();
@@ -343,6 +349,7 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
             piece_to,
             keys: vec![NO_KEY; MAX_PLY + 2],
             counter,
+            capture_history,
             excluded: vec![None; MAX_PLY + 2],
             correction,
             pawn,
@@ -361,6 +368,7 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
                 cont: std::mem::take(&mut self.cont),
                 counter: std::mem::take(&mut self.counter),
                 correction: std::mem::take(&mut self.correction),
+                capture: std::mem::take(&mut self.capture_history),
             },
         );
     }
@@ -411,6 +419,35 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
         match self.pos.moving_piece(m) {
             Some(p) => p.kind.index() * self.squares + m.to().index(),
             None => NO_KEY,
+        }
+    }
+
+    /// The capture-history slot of `m` (9x9 games; `None` for a move that
+    /// captures nothing or with the table off).
+    fn capture_slot(&self, m: Move) -> Option<usize> {
+        let key = self.key_of(m);
+        if key == NO_KEY || m.is_drop() {
+            return None;
+        }
+        let victim = self.pos.piece_at(m.to())?;
+        Some(key * self.pos.rules().kind_count() + victim.kind.index())
+    }
+
+    /// Rewards the capture `best` that cut off (if it is one) and lowers the
+    /// captures tried before the move that did.
+    fn reward_captures(&mut self, best: Move, depth: i32, tried: &[Move]) {
+        let bonus = (32 * depth * depth + 64 * depth).min(2400);
+        let update = |this: &mut Self, m: Move, b: i32| {
+            if let Some(i) = this.capture_slot(m) {
+                let v = i32::from(this.capture_history[i]);
+                this.capture_history[i] = (v + b - v * b.abs() / HISTORY_MAX) as i16;
+            }
+        };
+        update(self, best, bonus);
+        for &c in tried {
+            if c != best {
+                update(self, c, -bonus);
+            }
         }
     }
 
@@ -954,6 +991,8 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
         let mut best_move = None;
         let mut quiets_tried: [Move; 32] = [Move::default(); 32];
         let mut n_quiets = 0;
+        let mut captures_tried: [Move; 16] = [Move::default(); 16];
+        let mut n_captures = 0;
         // Pruning of quiet moves near the leaves (not at PV nodes, not in check).
         let prune = !pv_node && !in_check && depth <= 4 && alpha.abs() < MATE_BOUND;
         let late_limit = 4 + 2 * (depth * depth) as usize;
@@ -1185,6 +1224,9 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
                         if quiet {
                             self.reward(m, depth, ply, &quiets_tried[..n_quiets]);
                         }
+                        if self.piece_to > 0 {
+                            self.reward_captures(m, depth, &captures_tried[..n_captures]);
+                        }
                         break;
                     }
                 }
@@ -1192,6 +1234,9 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
             if quiet && n_quiets < quiets_tried.len() {
                 quiets_tried[n_quiets] = m;
                 n_quiets += 1;
+            } else if capture && n_captures < captures_tried.len() {
+                captures_tried[n_captures] = m;
+                n_captures += 1;
             }
         }
         self.lists[ply] = moves;
@@ -1584,7 +1629,12 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
                         .pos
                         .moving_piece(m)
                         .map_or(0, |p| self.eval.order_value(p.kind));
-                    let s = victim * 16 - attacker / 16 + if m.is_promotion() { 500 } else { 0 };
+                    let history = self
+                        .capture_slot(m)
+                        .map_or(0, |i| i32::from(self.capture_history[i]) / 8);
+                    let s = victim * 16 - attacker / 16
+                        + history
+                        + if m.is_promotion() { 500 } else { 0 };
                     if attacker > victim + 50 && self.defended(m) {
                         // Probably loses material: after the killers.
                         (1 << 26) + s

@@ -21,6 +21,8 @@ pub(crate) struct Histories {
     pub(crate) counter: Vec<Option<Move>>,
     /// Static-evaluation corrections by side and pawn structure.
     pub(crate) correction: Vec<i32>,
+    /// Capture history by piece-to and captured kind.
+    pub(crate) capture: Vec<i16>,
 }
 
 /// What a stored score means.
