@@ -30,7 +30,7 @@
 //! mobility) and are replaced by the tuned values of `params/<game>.txt`
 //! where that file names them.
 
-use banmen_rules::{BitBoard, Color, Kind, Position, Rules, Square, VariantName};
+use banmen_rules::{BitBoard, Color, Kind, Move, Position, Rules, Square, VariantName};
 
 /// Extra value of a piece in hand over the same piece on the board (initial values).
 const HAND_BONUS_PERCENT: i32 = 115;
@@ -475,41 +475,22 @@ impl<B: BitBoard> Evaluator<B> {
 
     /// The score of `pos` for the side to move.
     pub fn evaluate(&self, pos: &Position<B>) -> i32 {
+        if let Some(board) = self.board_sum(pos) {
+            return self.evaluate_with(pos, board);
+        }
+        // The games without the joint tables (dai dai shogi): square
+        // tables, material and the mop-up.
         let l = &self.layout;
         let squares = self.rules.geometry.squares();
         let kings = [pos.king_square(Color::Black), pos.king_square(Color::White)];
         let mut total = 0;
         let mut material = [0i32; 2];
         for c in Color::ALL {
-            let sign = if c == Color::Black { 1 } else { -1 };
-            let own = kings[c.index()].map(|k| (c.index() * squares + k.index()) * squares);
-            let enemy = kings[(!c).index()].map(|k| (c.index() * squares + k.index()) * squares);
             let mut bb = pos.color_bb(c);
             while let Some(sq) = bb.pop() {
                 let k = pos.piece_at(sq).expect("occupied").kind.index();
                 total += self.board[(c.index() * l.kinds + k) * squares + sq.index()];
-                if !l.joint {
-                    material[c.index()] += self.value[k];
-                    continue;
-                }
-                let mut near = 0;
-                if let Some(o) = own {
-                    let i = self.near[o + sq.index()];
-                    if i != u8::MAX {
-                        near += self.weights[l.kpo + k * NEAR + i as usize];
-                    }
-                }
-                if let Some(o) = enemy {
-                    let i = self.near[o + sq.index()];
-                    if i != u8::MAX {
-                        near += self.weights[l.kpe + k * NEAR + i as usize];
-                    }
-                }
-                if let Some(ksq) = kings[(!c).index()] {
-                    let d = self.distance[ksq.index() * squares + sq.index()];
-                    near += self.weights[l.dist + k * DISTANCES + d as usize];
-                }
-                total += sign * near;
+                material[c.index()] += self.value[k];
             }
         }
         let mut sum = Sum {
@@ -518,13 +499,107 @@ impl<B: BitBoard> Evaluator<B> {
         };
         self.hand_features(pos, &kings, &mut sum);
         self.danger_feature(pos, &kings, &mut sum);
-        if !l.joint {
-            sum.total += self.mop_up(pos, &kings, material);
-        }
+        sum.total += self.mop_up(pos, &kings, material);
         match pos.side_to_move() {
             Color::Black => sum.total,
             Color::White => -sum.total,
         }
+    }
+
+    /// The board part of the evaluation of the games with the joint tables
+    /// (square tables and the pieces near either king, from Black's point
+    /// of view), which a search keeps move by move ([`Self::move_delta`]);
+    /// `None` for the other games.
+    pub fn board_sum(&self, pos: &Position<B>) -> Option<i32> {
+        if !self.layout.joint {
+            return None;
+        }
+        let kings = [pos.king_square(Color::Black), pos.king_square(Color::White)];
+        let mut total = 0;
+        for c in Color::ALL {
+            let mut bb = pos.color_bb(c);
+            while let Some(sq) = bb.pop() {
+                let k = pos.piece_at(sq).expect("occupied").kind;
+                total += self.piece_term(c, k, sq, &kings);
+            }
+        }
+        Some(total)
+    }
+
+    /// How a move changes [`Self::board_sum`], asked before it is made:
+    /// `None` when the whole sum must be counted again after it (a king
+    /// move, which moves every piece's near-king features, or a game
+    /// without the joint tables).
+    #[inline]
+    pub fn move_delta(&self, pos: &Position<B>, m: Move) -> Option<i32> {
+        if !self.layout.joint || m.mid().is_some() {
+            return None;
+        }
+        let us = pos.side_to_move();
+        let kings = [pos.king_square(Color::Black), pos.king_square(Color::White)];
+        let to = m.to();
+        if let Some(k) = m.dropped() {
+            return Some(self.piece_term(us, k, to, &kings));
+        }
+        let from = m.from()?;
+        let piece = pos.piece_at(from)?;
+        if self.rules.kinds[piece.kind.index()].royal {
+            return None;
+        }
+        let kind = if m.is_promotion() {
+            self.rules.kind(piece.kind).promotes_to?
+        } else {
+            piece.kind
+        };
+        let mut d =
+            self.piece_term(us, kind, to, &kings) - self.piece_term(us, piece.kind, from, &kings);
+        if let Some(victim) = pos.piece_at(to) {
+            d -= self.piece_term(victim.color, victim.kind, to, &kings);
+        }
+        Some(d)
+    }
+
+    /// The evaluation of `pos` for the side to move, given its
+    /// [`Self::board_sum`]: the hands, the king danger and the move added.
+    #[inline]
+    pub fn evaluate_with(&self, pos: &Position<B>, board: i32) -> i32 {
+        let kings = [pos.king_square(Color::Black), pos.king_square(Color::White)];
+        let mut sum = Sum {
+            weights: &self.weights,
+            total: board,
+        };
+        self.hand_features(pos, &kings, &mut sum);
+        self.danger_feature(pos, &kings, &mut sum);
+        match pos.side_to_move() {
+            Color::Black => sum.total,
+            Color::White => -sum.total,
+        }
+    }
+
+    /// One piece's share of [`Self::board_sum`]: its square table (material
+    /// included) and its features near its own and the enemy king.
+    #[inline(always)]
+    fn piece_term(&self, c: Color, kind: Kind, sq: Square, kings: &[Option<Square>; 2]) -> i32 {
+        let l = &self.layout;
+        let squares = self.rules.geometry.squares();
+        let k = kind.index();
+        let mut near = 0;
+        if let Some(own) = kings[c.index()] {
+            let i = self.near[(c.index() * squares + own.index()) * squares + sq.index()];
+            if i != u8::MAX {
+                near += self.weights[l.kpo + k * NEAR + i as usize];
+            }
+        }
+        if let Some(enemy) = kings[(!c).index()] {
+            let i = self.near[(c.index() * squares + enemy.index()) * squares + sq.index()];
+            if i != u8::MAX {
+                near += self.weights[l.kpe + k * NEAR + i as usize];
+            }
+            let d = self.distance[enemy.index() * squares + sq.index()];
+            near += self.weights[l.dist + k * DISTANCES + d as usize];
+        }
+        let sign = if c == Color::Black { 1 } else { -1 };
+        self.board[(c.index() * l.kinds + k) * squares + sq.index()] + sign * near
     }
 
     /// Dai dai shogi's mop-up, from Black's point of view: when one side
@@ -846,12 +921,31 @@ mod tests {
                 if moves.is_empty() {
                     break;
                 }
+                // The board sum kept move by move (as the search keeps it)
+                // equals the one counted afresh, after every legal move.
+                if let Some(sum) = e.board_sum(&pos) {
+                    assert_eq!(e.evaluate_with(&pos, sum), e.evaluate(&pos));
+                    for &m in moves.iter() {
+                        let after = pos.after(m);
+                        let fresh = e.board_sum(&after).unwrap();
+                        if let Some(d) = e.move_delta(&pos, m) {
+                            assert_eq!(
+                                sum + d,
+                                fresh,
+                                "{} in {}",
+                                pos.move_to_usi(m),
+                                pos.to_sfen()
+                            );
+                        }
+                    }
+                }
                 let m = moves[rng.below(moves.len())];
                 pos.make_move(m);
             }
         }
         check(rules_9x9(VariantName::Shogi).unwrap(), 1);
         check(rules_9x9(VariantName::CannonShogi).unwrap(), 2);
+        check(rules_9x9(VariantName::MiniShogi).unwrap(), 4);
         check(rules_17x17_with(VariantName::DaiDaiShogi, "").unwrap(), 3);
     }
 

@@ -221,6 +221,10 @@ struct Searcher<'a, B: BitBoard> {
     correction: Vec<i32>,
     /// The pawn's kind, whose squares key `correction`.
     pawn: Option<banmen_rules::Kind>,
+    /// Per move made in the search (the root first), the board part of the
+    /// evaluation ([`Evaluator::board_sum`]), kept move by move; empty for
+    /// the games without it (dai dai shogi).
+    sums: Vec<i32>,
 }
 
 /// No piece-to key: the root, a null move.
@@ -353,7 +357,35 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
             excluded: vec![None; MAX_PLY + 2],
             correction,
             pawn,
+            sums: eval.board_sum(pos).map_or_else(Vec::new, |b| {
+                let mut v = Vec::with_capacity(MAX_PLY + 2);
+                v.push(b);
+                v
+            }),
         }
+    }
+
+    /// Makes `m`, keeping the board part of the evaluation.
+    #[inline]
+    fn make(&mut self, m: Move) -> banmen_rules::Undo {
+        if self.sums.is_empty() {
+            return self.pos.make_move(m);
+        }
+        let delta = self.eval.move_delta(&self.pos, m);
+        let undo = self.pos.make_move(m);
+        let sum = match delta {
+            Some(d) => self.sums[self.sums.len() - 1] + d,
+            None => self.eval.board_sum(&self.pos).unwrap_or(0),
+        };
+        self.sums.push(sum);
+        undo
+    }
+
+    /// Takes back `m`, the last move made by [`Self::make`].
+    #[inline]
+    fn unmake(&mut self, m: Move, undo: banmen_rules::Undo) {
+        self.pos.unmake_move(m, undo);
+        self.sums.pop();
     }
 
     /// Leaves this thread's move-ordering statistics to the next search of the game.
@@ -396,7 +428,14 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
     /// The static evaluation, corrected by what searches of positions with
     /// the same pawns found.
     fn corrected_eval(&self, slot: Option<usize>) -> i32 {
-        let raw = self.eval.evaluate(&self.pos);
+        let raw = match self.sums.last() {
+            Some(&board) => {
+                let raw = self.eval.evaluate_with(&self.pos, board);
+                debug_assert_eq!(raw, self.eval.evaluate(&self.pos), "incremental evaluation");
+                raw
+            }
+            None => self.eval.evaluate(&self.pos),
+        };
         match slot {
             Some(i) => raw + self.correction[i] / CORRECTION_GRAIN,
             None => raw,
@@ -767,7 +806,7 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
         for i in pv_index..root.len() {
             let m = root[i].0;
             self.keys[1] = self.key_of(m);
-            let undo = self.pos.make_move(m);
+            let undo = self.make(m);
             let check = self.pos.in_check();
             self.stack.push(HistoryEntry {
                 hash: self.pos.hash(),
@@ -784,7 +823,7 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
                 s
             };
             self.stack.pop();
-            self.pos.unmake_move(m, undo);
+            self.unmake(m, undo);
             if self.stopped {
                 break;
             }
@@ -1129,10 +1168,10 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
             let safe_check = may_check && (!self.use_see || self.see(m) >= 0);
             let key = self.key_of(m);
             self.keys[ply + 1] = key;
-            let undo = self.pos.make_move(m);
+            let undo = self.make(m);
             let check = may_check && self.pos.in_check();
             if prunable && !shape && !check {
-                self.pos.unmake_move(m, undo);
+                self.unmake(m, undo);
                 if futile {
                     best = best.max(static_eval + futility_margin);
                 }
@@ -1205,7 +1244,7 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
                 s
             };
             self.stack.pop();
-            self.pos.unmake_move(m, undo);
+            self.unmake(m, undo);
             if self.stopped {
                 self.lists[ply] = moves;
                 self.scores[ply] = scores;
@@ -1356,10 +1395,10 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
             }
             self.tt.prefetch(self.pos.hash_after(m));
             let may_check = self.may_check(m);
-            let undo = self.pos.make_move(m);
+            let undo = self.make(m);
             if generated && self.pos.is_king_attacked(!self.pos.side_to_move()) {
                 // A capture by a pinned piece or a king into check.
-                self.pos.unmake_move(m, undo);
+                self.unmake(m, undo);
                 continue;
             }
             let check = may_check && self.pos.in_check();
@@ -1369,7 +1408,7 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
             });
             let score = -self.quiescence(-beta, -alpha, ply + 1);
             self.stack.pop();
-            self.pos.unmake_move(m, undo);
+            self.unmake(m, undo);
             if self.stopped {
                 break;
             }
