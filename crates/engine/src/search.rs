@@ -232,6 +232,13 @@ const NO_KEY: usize = usize::MAX;
 /// Bound of the history tables (the gravity formula keeps entries within it).
 const HISTORY_MAX: i32 = 16_384;
 
+/// A history entry moved by `bonus` (negative: a malus), the more slowly
+/// the nearer it already is to [`HISTORY_MAX`] on that side.
+#[inline]
+fn gravity(v: i32, bonus: i32) -> i32 {
+    v + bonus - v * bonus.abs() / HISTORY_MAX
+}
+
 /// What the quiescence search needs to see a mate by a drop next to the
 /// enemy king: drops are not in the quiescence moves, so a position where
 /// the side to move mates with one would stand as merely good.
@@ -476,16 +483,11 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
     /// captures tried before the move that did.
     fn reward_captures(&mut self, best: Move, depth: i32, tried: &[Move]) {
         let bonus = (32 * depth * depth + 64 * depth).min(2400);
-        let update = |this: &mut Self, m: Move, b: i32| {
-            if let Some(i) = this.capture_slot(m) {
-                let v = i32::from(this.capture_history[i]);
-                this.capture_history[i] = (v + b - v * b.abs() / HISTORY_MAX) as i16;
-            }
-        };
-        update(self, best, bonus);
-        for &c in tried {
-            if c != best {
-                update(self, c, -bonus);
+        let moves = std::iter::once((best, bonus)).chain(tried.iter().map(|&c| (c, -bonus)));
+        for (m, b) in moves {
+            if let Some(i) = self.capture_slot(m) {
+                let e = &mut self.capture_history[i];
+                *e = gravity(i32::from(*e), b) as i16;
             }
         }
     }
@@ -517,8 +519,7 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
             if let Some(&prev) = self.keys.get(back) {
                 if prev != NO_KEY {
                     let e = &mut self.cont[prev * self.piece_to + key];
-                    let v = i32::from(*e);
-                    *e = (v + bonus - v * bonus.abs() / HISTORY_MAX) as i16;
+                    *e = gravity(i32::from(*e), bonus) as i16;
                 }
             }
         }
@@ -1718,10 +1719,10 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
         if self.piece_to == 0 {
             let bonus = (depth * depth).min(400);
             let i = self.history_index(m);
-            self.history[i] += bonus - self.history[i] * bonus / HISTORY_MAX;
+            self.history[i] = gravity(self.history[i], bonus);
             for &q in tried {
                 let j = self.history_index(q);
-                self.history[j] -= bonus + self.history[j] * bonus / HISTORY_MAX;
+                self.history[j] = gravity(self.history[j], -bonus);
             }
             return;
         }
@@ -1729,11 +1730,11 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
         // counter move.
         let bonus = (32 * depth * depth + 64 * depth).min(2400);
         let i = self.history_index(m);
-        self.history[i] += bonus - self.history[i] * bonus / HISTORY_MAX;
+        self.history[i] = gravity(self.history[i], bonus);
         self.cont_update(ply, self.key_of(m), bonus);
         for &q in tried {
             let j = self.history_index(q);
-            self.history[j] -= bonus + self.history[j] * bonus / HISTORY_MAX;
+            self.history[j] = gravity(self.history[j], -bonus);
             self.cont_update(ply, self.key_of(q), -bonus);
         }
         if let Some(&prev) = self.keys.get(ply) {
