@@ -483,7 +483,8 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
     /// captures tried before the move that did.
     fn reward_captures(&mut self, best: Move, depth: i32, tried: &[Move]) {
         let bonus = (32 * depth * depth + 64 * depth).min(2400);
-        let moves = std::iter::once((best, bonus)).chain(tried.iter().map(|&c| (c, -bonus)));
+        let others = tried.iter().filter(|&&c| c != best).map(|&c| (c, -bonus));
+        let moves = std::iter::once((best, bonus)).chain(others);
         for (m, b) in moves {
             if let Some(i) = self.capture_slot(m) {
                 let e = &mut self.capture_history[i];
