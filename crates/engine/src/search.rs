@@ -1929,6 +1929,34 @@ mod tests {
         assert_eq!(s.correction_slot(), None);
     }
 
+    /// The capture history: the capture that cut off gains, the captures
+    /// tried before it lose, and the cut-off capture loses nothing when the
+    /// tried list holds it too.
+    #[test]
+    fn capture_history_rewards_the_cut_off_capture_only() {
+        let sfen = "4k4/9/4p4/9/4Rp3/9/9/9/4K4 b - 1";
+        with_searcher(VariantName::Shogi, sfen, |s| {
+            let best = s.pos.parse_move("5e5c").unwrap();
+            let other = s.pos.parse_move("5e4e").unwrap();
+            let (b, o) = (
+                s.capture_slot(best).unwrap(),
+                s.capture_slot(other).unwrap(),
+            );
+            assert_ne!(b, o);
+            s.reward_captures(best, 4, &[other, best]);
+            let gained = s.capture_history[b];
+            assert!(gained > 0, "{gained}");
+            assert!(s.capture_history[o] < 0, "{}", s.capture_history[o]);
+            // The same reward with the best capture not listed as tried.
+            s.capture_history[b] = 0;
+            s.reward_captures(best, 4, &[other]);
+            assert_eq!(s.capture_history[b], gained);
+            // A quiet move has no slot and changes nothing.
+            let quiet = s.pos.parse_move("5i5h").unwrap();
+            assert_eq!(s.capture_slot(quiet), None);
+        });
+    }
+
     /// The SEE of `usi` in `sfen` (standard shogi).
     fn see(sfen: &str, usi: &str) -> i32 {
         with_searcher(VariantName::Shogi, sfen, |s| {
