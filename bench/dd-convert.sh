@@ -51,6 +51,11 @@ export -f convert
 export OUT BANMEN BASELINE TC MAX_PLIES
 grep -v '^#' "$POSITIONS" | tr '\n' '\0' | xargs -0 -P "$CONCURRENCY" -I{} bash -c 'convert "$@"' _ {}
 
-total=$(wc -l < "$OUT/results.txt")
-decided=$(grep -c ' wins ' "$OUT/results.txt" || true)
-echo "decided $decided of $total (load $(cut -d' ' -f1-3 /proc/loadavg)); games in $OUT" | tee "$OUT/summary"
+# Lines: name, the build's colour (b/w), score, result words ("black wins ...").
+read -r total won lost < <(awk '
+  { n++ }
+  ($2 == "b" && $4 == "black") || ($2 == "w" && $4 == "white") { w++ }
+  ($2 == "b" && $4 == "white") || ($2 == "w" && $4 == "black") { l++ }
+  END { print n + 0, w + 0, l + 0 }' "$OUT/results.txt")
+echo "decided $((won + lost)) of $total: won by the build $won, lost $lost (load $(cut -d' ' -f1-3 /proc/loadavg)); games in $OUT" \
+  | tee "$OUT/summary"
