@@ -6,6 +6,7 @@ mod convert;
 mod lines;
 mod matchrun;
 mod mate;
+mod nnue;
 mod perft;
 mod play;
 mod play_board;
@@ -45,6 +46,8 @@ enum Command {
     Play(play::PlayArgs),
     /// Fit the evaluation's parameters to `banmen selfplay` data.
     Tune(tune::TuneArgs),
+    /// Train a network evaluation (NNUE) on `banmen selfplay` data.
+    TrainNnue(nnue::TrainNnueArgs),
     /// Solve tsume (mate problems): one position or a file of many.
     Mate(mate::MateArgs),
     /// Serve the web board and its JSON API (games kept in SQLite or PostgreSQL).
@@ -105,6 +108,7 @@ fn main() -> ExitCode {
         Command::Usi => usi::run(),
         Command::Bench(args) => bench::run(&args),
         Command::Tune(args) => tune::run(&args),
+        Command::TrainNnue(args) => nnue::run(&args),
         Command::Mate(args) => mate::run(&args),
         Command::Match(args) => matchrun::run(&args),
         Command::Selfplay(args) => selfplay::run(&args),

@@ -221,6 +221,33 @@ fn parse_line<B: BitBoard>(
     line: &str,
     args: &TuneArgs,
 ) -> Result<Option<Sample>, String> {
+    let Some(q) = quiet_position(rules, line)? else {
+        return Ok(None);
+    };
+    let mover = target(q.score, q.result, args.lambda, args.scale);
+    let black = if q.pos.side_to_move() == Color::Black {
+        mover
+    } else {
+        1.0 - mover
+    };
+    Ok(Some((eval.features(&q.pos), black as f32)))
+}
+
+/// A quiet position of a selfplay file with its search score and result,
+/// both for the side to move.
+pub(crate) struct Quiet<B: BitBoard> {
+    pub pos: Position<B>,
+    pub score: i32,
+    pub result: i32,
+}
+
+/// Reads one selfplay data line: `None` when the position is not quiet
+/// (in check, the best move a capture or promotion, a mate score or one
+/// beyond ±3000).
+pub(crate) fn quiet_position<B: BitBoard>(
+    rules: &'static Rules<B>,
+    line: &str,
+) -> Result<Option<Quiet<B>>, String> {
     let fields: Vec<&str> = line.split('\t').collect();
     let [sfen, score, best, _ply, result] = fields[..] else {
         return Err(format!(
@@ -252,19 +279,23 @@ fn parse_line<B: BitBoard>(
     if m.is_promotion() || (!m.is_drop() && pos.piece_at(m.to()).is_some()) {
         return Ok(None);
     }
-    let from_result = f64::from(result.clamp(-1, 1) + 1) / 2.0;
-    let from_score = 1.0 / (1.0 + (-f64::from(score) / args.scale).exp());
-    let mover = args.lambda * from_result + (1.0 - args.lambda) * from_score;
-    let black = if pos.side_to_move() == Color::Black {
-        mover
-    } else {
-        1.0 - mover
-    };
-    Ok(Some((eval.features(&pos), black as f32)))
+    Ok(Some(Quiet {
+        pos,
+        score,
+        result: result.clamp(-1, 1),
+    }))
+}
+
+/// The target win probability of the side to move: the game's result with
+/// weight `lambda`, the rest the search score through `sigmoid(score / scale)`.
+pub(crate) fn target(score: i32, result: i32, lambda: f64, scale: f64) -> f64 {
+    let from_result = f64::from(result + 1) / 2.0;
+    let from_score = 1.0 / (1.0 + (-f64::from(score) / scale).exp());
+    lambda * from_result + (1.0 - lambda) * from_score
 }
 
 /// The commit the tuner was built from, if git knows it.
-fn commit() -> String {
+pub(crate) fn commit() -> String {
     std::process::Command::new("git")
         .args(["rev-parse", "--short", "HEAD"])
         .output()
@@ -275,11 +306,14 @@ fn commit() -> String {
 }
 
 /// Writes through a temporary file and a rename, so a kill leaves the old file whole.
-fn write_atomically(path: &std::path::Path, text: &str) -> Result<(), String> {
+pub(crate) fn write_atomically(
+    path: &std::path::Path,
+    text: impl AsRef<[u8]>,
+) -> Result<(), String> {
     let tmp = path.with_extension("tmp");
     let mut f =
         std::fs::File::create(&tmp).map_err(|e| format!("cannot write {}: {e}", tmp.display()))?;
-    f.write_all(text.as_bytes())
+    f.write_all(text.as_ref())
         .and_then(|_| f.sync_all())
         .map_err(|e| format!("cannot write {}: {e}", tmp.display()))?;
     std::fs::rename(&tmp, path).map_err(|e| format!("cannot write {}: {e}", path.display()))

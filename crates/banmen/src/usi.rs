@@ -49,8 +49,8 @@ fn info_string(text: &str) {
 struct Session<B: BitBoard> {
     rules: &'static Rules<B>,
     eval: Arc<Evaluator<B>>,
-    /// The `EvalParams` the evaluator was built with.
-    eval_params: String,
+    /// The `EvalParams` and `EvalFile` the evaluator was built with ([`Settings::eval_key`]).
+    eval_key: String,
     pos: Position<B>,
     /// Every position of the game up to and including `pos`.
     history: Vec<HistoryEntry>,
@@ -61,7 +61,7 @@ impl<B: BitBoard> Clone for Session<B> {
         Session {
             rules: self.rules,
             eval: Arc::clone(&self.eval),
-            eval_params: self.eval_params.clone(),
+            eval_key: self.eval_key.clone(),
             pos: self.pos.clone(),
             history: self.history.clone(),
         }
@@ -85,6 +85,15 @@ struct Settings {
     ponder: bool,
     /// A parameter file for the evaluation (`banmen tune`'s output); empty: the built-in one.
     eval_params: String,
+    /// A net file (`banmen train-nnue`'s output); empty: the built-in evaluation.
+    eval_file: String,
+}
+
+impl Settings {
+    /// What the evaluator is built from: sessions with the same key share it.
+    fn eval_key(&self) -> String {
+        format!("{}\0{}", self.eval_params, self.eval_file)
+    }
 }
 
 /// A search or mate search running in its own thread.
@@ -131,6 +140,7 @@ pub fn run() -> Result<(), String> {
             entering_king: EnteringKingRule::NoEnteringKing,
             ponder: false,
             eval_params: String::new(),
+            eval_file: String::new(),
         },
         session: None,
         from_position: false,
@@ -245,6 +255,7 @@ impl Engine {
         ));
         send("option name Rules type string default <empty>");
         send("option name EvalParams type string default <empty>");
+        send("option name EvalFile type string default <empty>");
         send("usiok");
     }
 
@@ -400,6 +411,23 @@ impl Engine {
                     }
                 }
             }
+            "evalfile" => {
+                let path = if value == "<empty>" {
+                    ""
+                } else {
+                    value.as_str()
+                };
+                match std::fs::metadata(path) {
+                    Err(e) if !path.is_empty() => Err(format!(
+                        "EvalFile: cannot read '{}': {e}; the built-in evaluation stays",
+                        printable(path)
+                    )),
+                    _ => {
+                        self.settings.eval_file = path.to_string();
+                        Ok(())
+                    }
+                }
+            }
             _ => Err(format!("unknown option '{}'", printable(&name))),
         };
         if let Err(e) = result {
@@ -420,31 +448,29 @@ impl Engine {
         let rules = rules.map_err(|e| e.to_string())?;
         Ok(match rules {
             AnyRules::Nine(r) => {
-                let params = &self.settings.eval_params;
+                let key = self.settings.eval_key();
                 let eval = match &self.session {
-                    Some(AnySession::Nine(s))
-                        if std::ptr::eq(s.rules, r) && s.eval_params == *params =>
-                    {
+                    Some(AnySession::Nine(s)) if std::ptr::eq(s.rules, r) && s.eval_key == key => {
                         Arc::clone(&s.eval)
                     }
-                    _ => Arc::new(evaluator(r, params)),
+                    _ => Arc::new(evaluator(r, &self.settings)),
                 };
                 let mut session = build_session(r, eval, words)?;
-                session.eval_params = params.clone();
+                session.eval_key = key;
                 AnySession::Nine(Box::new(session))
             }
             AnyRules::Seventeen(r) => {
-                let params = &self.settings.eval_params;
+                let key = self.settings.eval_key();
                 let eval = match &self.session {
                     Some(AnySession::Seventeen(s))
-                        if std::ptr::eq(s.rules, r) && s.eval_params == *params =>
+                        if std::ptr::eq(s.rules, r) && s.eval_key == key =>
                     {
                         Arc::clone(&s.eval)
                     }
-                    _ => Arc::new(evaluator(r, params)),
+                    _ => Arc::new(evaluator(r, &self.settings)),
                 };
                 let mut session = build_session(r, eval, words)?;
-                session.eval_params = params.clone();
+                session.eval_key = key;
                 AnySession::Seventeen(Box::new(session))
             }
         })
@@ -662,9 +688,30 @@ fn info_line<B: BitBoard>(pos: &Position<B>, info: &Info) -> String {
 }
 
 /// The evaluator for `rules`: the built-in parameters, replaced by those of
-/// the file `params` names (an `info string` says how many, or why none).
-fn evaluator<B: BitBoard>(rules: &'static Rules<B>, params: &str) -> Evaluator<B> {
+/// the file `EvalParams` names, and the net of the file `EvalFile` names (an
+/// `info string` says what was loaded, or why not).
+fn evaluator<B: BitBoard>(rules: &'static Rules<B>, settings: &Settings) -> Evaluator<B> {
     let mut eval = Evaluator::new(rules);
+    let file = settings.eval_file.as_str();
+    if !file.is_empty() {
+        match load_net(rules, file) {
+            Ok(net) => {
+                info_string(&format!(
+                    "EvalFile: {} for {}, hidden {}, {} king buckets",
+                    printable(file),
+                    net.variant,
+                    net.hidden,
+                    net.features.buckets
+                ));
+                eval.set_net(Some(Arc::new(net)));
+            }
+            Err(e) => info_string(&format!(
+                "EvalFile: cannot use {}: {e}; the built-in evaluation stays",
+                printable(file)
+            )),
+        }
+    }
+    let params = settings.eval_params.as_str();
     if params.is_empty() {
         return eval;
     }
@@ -683,6 +730,15 @@ fn evaluator<B: BitBoard>(rules: &'static Rules<B>, params: &str) -> Evaluator<B
         )),
     }
     eval
+}
+
+/// Reads a net file for `rules`' game.
+pub(crate) fn load_net<B: BitBoard>(
+    rules: &'static Rules<B>,
+    path: &str,
+) -> Result<banmen_engine::nnue::Net, String> {
+    let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
+    banmen_engine::nnue::Net::from_bytes(&bytes, rules).map_err(|e| e.to_string())
 }
 
 fn build_session<B: BitBoard>(
@@ -713,7 +769,7 @@ fn build_session<B: BitBoard>(
     Ok(Session {
         rules,
         eval,
-        eval_params: String::new(),
+        eval_key: String::new(),
         pos,
         history,
     })

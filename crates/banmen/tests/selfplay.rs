@@ -447,3 +447,103 @@ fn tune_only_fits_the_named_parameters() {
     );
     assert!(!dir.join("none.txt").exists());
 }
+
+/// `banmen train-nnue` fits a net to selfplay data and writes a file that
+/// `banmen usi` loads with `EvalFile` and searches with; bad arguments are
+/// refused and nothing is written.
+#[test]
+fn train_nnue_writes_a_net_the_usi_engine_plays_with() {
+    let dir = temp_dir("train-nnue");
+    let data = dir.join("data.txt");
+    selfplay_ok(
+        &[
+            "--variant",
+            "shogi",
+            "--games",
+            "4",
+            "--depth",
+            "1",
+            "--seed",
+            "6",
+        ],
+        &data,
+    );
+    let train = |extra: &[&str], out: &Path| {
+        Command::new(banmen())
+            .args(["train-nnue", "--variant", "shogi", "--hidden", "8"])
+            .args(["--epochs", "2", "--threads", "1", "--validation", "0.25"])
+            .args(extra)
+            .arg("--data")
+            .arg(&data)
+            .arg("--out")
+            .arg(out)
+            .output()
+            .expect("run banmen train-nnue")
+    };
+    let net = dir.join("shogi.nnue");
+    let o = train(&[], &net);
+    assert!(o.status.success(), "train-nnue failed: {}", text(&o.stderr));
+    let stdout = text(&o.stdout);
+    assert!(stdout.starts_with("wrote "), "{stdout}");
+    assert!(stdout.contains("quantised vs float"), "{stdout}");
+    assert!(text(&o.stderr).contains("epoch 2: training loss"));
+    let bytes = std::fs::read(&net).unwrap();
+    assert_eq!(&bytes[..8], b"BANMENNN");
+
+    let mut usi = Command::new(banmen())
+        .arg("usi")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    {
+        use std::io::Write;
+        let stdin = usi.stdin.as_mut().unwrap();
+        writeln!(
+            stdin,
+            "usi\nsetoption name EvalFile value {}\nisready\nposition startpos moves 7g7f\ngo depth 3\n",
+            net.display()
+        )
+        .unwrap();
+    }
+    let out = std::io::BufReader::new(usi.stdout.take().unwrap());
+    let mut loaded = false;
+    let mut best = None;
+    for line in std::io::BufRead::lines(out) {
+        let line = line.unwrap();
+        loaded |=
+            line.starts_with("info string EvalFile: ") && line.contains("for shogi, hidden 8");
+        if let Some(m) = line.strip_prefix("bestmove ") {
+            best = Some(m.split(' ').next().unwrap().to_string());
+            break;
+        }
+    }
+    let _ = usi.stdin.as_mut().map(|s| {
+        use std::io::Write;
+        let _ = writeln!(s, "quit");
+    });
+    let _ = usi.wait();
+    assert!(loaded, "no EvalFile line");
+    let rules = rules_for(VariantName::Shogi, "").unwrap();
+    let AnyRules::Nine(r) = rules else { panic!() };
+    let pos = Position::from_sfen(
+        r,
+        "lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2",
+        SfenMode::Strict,
+    )
+    .unwrap();
+    let best = best.expect("a bestmove");
+    assert!(pos.parse_move(&best).is_ok(), "illegal {best}");
+
+    for (extra, complaint) in [
+        (&["--hidden", "0"][..], "--hidden"),
+        (&["--buckets", "5"][..], "unknown buckets"),
+        (&["--lambda", "2"][..], "--lambda"),
+    ] {
+        let out = dir.join("bad.nnue");
+        let o = train(extra, &out);
+        assert!(!o.status.success(), "{extra:?} accepted");
+        assert!(text(&o.stderr).contains(complaint), "{}", text(&o.stderr));
+        assert!(!out.exists());
+    }
+}

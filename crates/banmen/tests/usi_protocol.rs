@@ -180,6 +180,7 @@ fn usi_answers_id_options_and_usiok() {
         "EnteringKingRule type combo default NoEnteringKing var NoEnteringKing var CSARule24 var CSARule27 var TryRule",
         "Rules type string",
         "EvalParams type string",
+        "EvalFile type string",
     ] {
         let want = format!("option name {option}");
         assert!(lines.iter().any(|l| l.starts_with(&want)), "{want}");
@@ -191,6 +192,83 @@ fn usi_answers_id_options_and_usiok() {
 
 /// A parameter file replaces the named parameters (and changes the play); a
 /// file that cannot be read is refused and the built-in parameters stay.
+/// A net file (`EvalFile`) replaces the evaluation; a missing file, a
+/// damaged one and one for another game are refused with the reason, and
+/// the built-in evaluation stays.
+#[test]
+fn eval_file_loads_a_net_and_refuses_bad_ones() {
+    use banmen_engine::nnue::train::FloatNet;
+    use banmen_engine::nnue::{Buckets, Features};
+    use banmen_rules::{rules_9x9, VariantName};
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("evalfile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let net_for = |variant: VariantName| {
+        let rules = rules_9x9(variant).unwrap();
+        FloatNet::new(variant, Features::new(rules, Buckets::Nine), 8, 600, 3)
+            .quantise("test")
+            .to_bytes()
+    };
+    let shogi = dir.join("shogi.nnue");
+    std::fs::write(&shogi, net_for(VariantName::Shogi)).unwrap();
+    let cannon = dir.join("cannon.nnue");
+    std::fs::write(&cannon, net_for(VariantName::CannonShogi)).unwrap();
+    let damaged = dir.join("damaged.nnue");
+    let mut bytes = net_for(VariantName::Shogi);
+    bytes.truncate(bytes.len() / 2);
+    std::fs::write(&damaged, bytes).unwrap();
+    // A rook up: the built-in evaluation says so, a small random net does not.
+    let score = |e: &mut Engine| -> (Vec<String>, i32) {
+        e.send("position sfen 4k4/9/9/9/9/9/9/9/R3K4 b - 1");
+        e.send("go depth 1");
+        let lines = e.expect("bestmove", 10);
+        let info = lines
+            .iter()
+            .rev()
+            .find(|l| l.contains(" score cp "))
+            .expect("a score");
+        let words: Vec<&str> = info.split(' ').collect();
+        let i = words.iter().position(|w| *w == "cp").unwrap();
+        (lines.clone(), words[i + 1].parse().unwrap())
+    };
+    let mut e = Engine::start();
+    e.send("isready");
+    e.expect("readyok", 5);
+    let complaint = e.expect_complaint("setoption name EvalFile value /no/such/file.nnue");
+    assert!(complaint.contains("cannot read"), "{complaint}");
+    assert!(score(&mut e).1 > 500);
+    e.send(&format!(
+        "setoption name EvalFile value {}",
+        shogi.display()
+    ));
+    let (lines, with_net) = score(&mut e);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string EvalFile: ") && l.contains("for shogi, hidden 8")),
+        "{lines:?}"
+    );
+    assert!(with_net.abs() < 400, "a random net scores {with_net}");
+    for (file, reason) in [
+        (&damaged, "checksum"),
+        (&cannon, "the net is for cannonshogi, not shogi"),
+    ] {
+        e.send(&format!("setoption name EvalFile value {}", file.display()));
+        let (lines, s) = score(&mut e);
+        let line = lines
+            .iter()
+            .find(|l| l.starts_with("info string EvalFile: cannot use"))
+            .unwrap_or_else(|| panic!("no refusal in {lines:?}"));
+        assert!(
+            line.contains(reason) && line.contains("built-in evaluation stays"),
+            "{line}"
+        );
+        assert!(s > 500, "the built-in evaluation scores {s}");
+    }
+    e.quit();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn eval_params_load_a_parameter_file() {
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))

@@ -30,7 +30,9 @@
 //! mobility) and are replaced by the tuned values of `params/<game>.txt`
 //! where that file names them.
 
+use crate::nnue::Net;
 use banmen_rules::{BitBoard, Color, Kind, Move, Position, Rules, Square, VariantName};
+use std::sync::Arc;
 
 /// Extra value of a piece in hand over the same piece on the board (initial values).
 const HAND_BONUS_PERCENT: i32 = 115;
@@ -230,6 +232,8 @@ pub struct Evaluator<B: BitBoard> {
     near: Vec<u8>,
     /// `[king * squares + sq]`: king steps between the squares, capped.
     distance: Vec<u8>,
+    /// A neural network that replaces the linear evaluation ([`Self::set_net`]).
+    net: Option<Arc<Net>>,
 }
 
 impl<B: BitBoard> Evaluator<B> {
@@ -408,6 +412,7 @@ impl<B: BitBoard> Evaluator<B> {
             board: Vec::new(),
             near,
             distance,
+            net: None,
         };
         e.refresh();
         e
@@ -473,8 +478,50 @@ impl<B: BitBoard> Evaluator<B> {
         }
     }
 
+    /// Evaluates with `net` from now on (`None`: the linear evaluation
+    /// again). Piece values for exchanges and move ordering stay the
+    /// linear evaluation's. The net must be for these rules' game
+    /// ([`Net::from_bytes`] checks it).
+    pub fn set_net(&mut self, net: Option<Arc<Net>>) {
+        self.net = net;
+    }
+
+    /// The network the evaluation uses, if any.
+    pub fn net(&self) -> Option<&Net> {
+        self.net.as_deref()
+    }
+
+    /// The score for the side to move of `pos` whose accumulators (both
+    /// sides', as [`Net::refresh_both`] counts them) are `acc`: the net's
+    /// output, plus dai dai shogi's mop-up.
+    #[inline]
+    pub fn evaluate_net(&self, net: &Net, pos: &Position<B>, acc: &[i16]) -> i32 {
+        let score = net.output(acc, pos.side_to_move());
+        if self.layout.joint {
+            return score;
+        }
+        let kings = [pos.king_square(Color::Black), pos.king_square(Color::White)];
+        let mut material = [0i32; 2];
+        for c in Color::ALL {
+            let mut bb = pos.color_bb(c);
+            while let Some(sq) = bb.pop() {
+                material[c.index()] += self.value[pos.piece_at(sq).expect("occupied").kind.index()];
+            }
+        }
+        let bonus = self.mop_up(pos, &kings, material);
+        match pos.side_to_move() {
+            Color::Black => score + bonus,
+            Color::White => score - bonus,
+        }
+    }
+
     /// The score of `pos` for the side to move.
     pub fn evaluate(&self, pos: &Position<B>) -> i32 {
+        if let Some(net) = self.net.as_deref() {
+            let mut acc = vec![0i16; 2 * net.hidden];
+            net.refresh_both(pos, &mut acc);
+            return self.evaluate_net(net, pos, &acc);
+        }
         if let Some(board) = self.board_sum(pos) {
             return self.evaluate_with(pos, board);
         }

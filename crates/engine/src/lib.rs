@@ -21,6 +21,7 @@
 
 pub mod eval;
 pub mod mate;
+pub mod nnue;
 pub mod search;
 pub mod time;
 pub mod tt;

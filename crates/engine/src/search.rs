@@ -223,8 +223,15 @@ struct Searcher<'a, B: BitBoard> {
     pawn: Option<banmen_rules::Kind>,
     /// Per move made in the search (the root first), the board part of the
     /// evaluation ([`Evaluator::board_sum`]), kept move by move; empty for
-    /// the games without it (dai dai shogi).
+    /// the games without it (dai dai shogi) or with a net.
     sums: Vec<i32>,
+    /// The evaluation's network, if it has one.
+    net: Option<&'a crate::nnue::Net>,
+    /// Per move made in the search (the root first), both sides'
+    /// accumulators of the net (`2 * hidden` values each), kept move by move.
+    acc: Vec<i16>,
+    /// Entries of `acc` in use.
+    acc_len: usize,
 }
 
 /// No piece-to key: the root, a null move.
@@ -364,17 +371,44 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
             excluded: vec![None; MAX_PLY + 2],
             correction,
             pawn,
-            sums: eval.board_sum(pos).map_or_else(Vec::new, |b| {
-                let mut v = Vec::with_capacity(MAX_PLY + 2);
-                v.push(b);
-                v
-            }),
+            sums: match eval.net() {
+                Some(_) => Vec::new(),
+                None => eval.board_sum(pos).map_or_else(Vec::new, |b| {
+                    let mut v = Vec::with_capacity(MAX_PLY + 2);
+                    v.push(b);
+                    v
+                }),
+            },
+            net: eval.net(),
+            acc: match eval.net() {
+                Some(net) => {
+                    let mut acc = vec![0i16; (MAX_PLY + 3) * 2 * net.hidden];
+                    net.refresh_both(pos, &mut acc[..2 * net.hidden]);
+                    acc
+                }
+                None => Vec::new(),
+            },
+            acc_len: 1,
         }
     }
 
     /// Makes `m`, keeping the board part of the evaluation.
     #[inline]
     fn make(&mut self, m: Move) -> banmen_rules::Undo {
+        if let Some(net) = self.net {
+            let change = net.change(&self.pos, m);
+            let undo = self.pos.make_move(m);
+            let n = 2 * net.hidden;
+            let at = self.acc_len * n;
+            if at + n > self.acc.len() {
+                // Deeper than the stack was made for (never within MAX_PLY).
+                self.acc.resize(at + n, 0);
+            }
+            self.acc.copy_within(at - n..at, at);
+            net.apply(&change, &self.pos, &mut self.acc[at..at + n]);
+            self.acc_len += 1;
+            return undo;
+        }
         if self.sums.is_empty() {
             return self.pos.make_move(m);
         }
@@ -392,7 +426,11 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
     #[inline]
     fn unmake(&mut self, m: Move, undo: banmen_rules::Undo) {
         self.pos.unmake_move(m, undo);
-        self.sums.pop();
+        if self.net.is_some() {
+            self.acc_len -= 1;
+        } else {
+            self.sums.pop();
+        }
     }
 
     /// Leaves this thread's move-ordering statistics to the next search of the game.
@@ -435,13 +473,22 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
     /// The static evaluation, corrected by what searches of positions with
     /// the same pawns found.
     fn corrected_eval(&self, slot: Option<usize>) -> i32 {
-        let raw = match self.sums.last() {
-            Some(&board) => {
+        let raw = match (self.net, self.sums.last()) {
+            (Some(net), _) => {
+                let n = 2 * net.hidden;
+                let at = (self.acc_len - 1) * n;
+                let raw = self
+                    .eval
+                    .evaluate_net(net, &self.pos, &self.acc[at..at + n]);
+                debug_assert_eq!(raw, self.eval.evaluate(&self.pos), "incremental network");
+                raw
+            }
+            (None, Some(&board)) => {
                 let raw = self.eval.evaluate_with(&self.pos, board);
                 debug_assert_eq!(raw, self.eval.evaluate(&self.pos), "incremental evaluation");
                 raw
             }
-            None => self.eval.evaluate(&self.pos),
+            (None, None) => self.eval.evaluate(&self.pos),
         };
         match slot {
             Some(i) => raw + self.correction[i] / CORRECTION_GRAIN,
@@ -1363,7 +1410,7 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
             moves.retain(|m| !m.is_drop());
             if moves.is_empty() {
                 self.lists[ply] = moves;
-                return self.eval.evaluate(&self.pos);
+                return self.corrected_eval(None);
             }
         } else {
             moves.retain(|&m| self.is_capture(m));

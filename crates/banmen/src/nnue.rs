@@ -1,0 +1,245 @@
+//! `banmen train-nnue`: fits a network evaluation ([`banmen_engine::nnue`])
+//! to `banmen selfplay` data and writes it as a net file, which `banmen usi`
+//! loads with the option `EvalFile` (and `match`, `serve` with `--eval-file`).
+//!
+//! The positions kept are those `banmen tune` keeps (quiet, score within
+//! ±3000); the target blends the game result (weight `--lambda`) with the
+//! search score through `sigmoid(score / scale)`. Whole games are held out
+//! to measure the fit. Everything that shapes the net (command, commit,
+//! data, losses) is written into the file's `about` text.
+
+use crate::tune::{commit, quiet_position, target, write_atomically};
+use banmen_engine::nnue::train::{self, ft_clip_for, Dataset, FloatNet, TrainOptions};
+use banmen_engine::nnue::{Buckets, Features, Net};
+use banmen_rules::{rules_for, with_rules, BitBoard, Position, Rules, SfenMode, VariantName};
+use clap::Args;
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// Arguments of `banmen train-nnue`.
+#[derive(Args, Debug)]
+pub struct TrainNnueArgs {
+    /// The game: shogi, cannonshogi, daidaishogi or minishogi.
+    #[arg(long)]
+    pub variant: String,
+    /// Rule options the data was played with.
+    #[arg(long, default_value = "")]
+    pub rules: String,
+    /// Selfplay files (`banmen selfplay --out`).
+    #[arg(long, required = true)]
+    pub data: Vec<PathBuf>,
+    /// The net file to write.
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Accumulator width per side.
+    #[arg(long, default_value_t = 256)]
+    pub hidden: usize,
+    /// King buckets: 1, or 9 (thirds of files by back rank / next two / rest);
+    /// default 9 on 9x9 boards, 1 otherwise.
+    #[arg(long)]
+    pub buckets: Option<String>,
+    #[arg(long, default_value_t = 10)]
+    pub epochs: usize,
+    #[arg(long, default_value_t = 8192)]
+    pub batch: usize,
+    #[arg(long, default_value_t = 0.001)]
+    pub learning_rate: f32,
+    /// Weight of the game result in the target (the rest is the search score).
+    #[arg(long, default_value_t = 0.5)]
+    pub lambda: f64,
+    /// Centipawns of an output of 1.0 (the sigmoid's scale).
+    #[arg(long, default_value_t = 600)]
+    pub scale: i32,
+    /// Share of the games held out to measure the fit.
+    #[arg(long, default_value_t = 0.05)]
+    pub validation: f64,
+    /// Use at most this many positions (0: all).
+    #[arg(long, default_value_t = 0)]
+    pub max_positions: usize,
+    #[arg(long, default_value_t = 2)]
+    pub threads: usize,
+    /// Seed of the initial weights and of the order of the positions.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+/// Runs `banmen train-nnue`.
+pub fn run(args: &TrainNnueArgs) -> Result<(), String> {
+    let name: VariantName = args.variant.parse().map_err(|e| format!("{e}"))?;
+    if !(0.0..=1.0).contains(&args.lambda) || !(0.0..1.0).contains(&args.validation) {
+        return Err("--lambda must be within 0..=1 and --validation within 0..1".into());
+    }
+    if args.hidden == 0 || args.hidden > banmen_engine::nnue::MAX_HIDDEN || args.epochs == 0 {
+        return Err(format!(
+            "--hidden must be within 1..={} and --epochs at least 1",
+            banmen_engine::nnue::MAX_HIDDEN
+        ));
+    }
+    with_rules!(rules_for(name, &args.rules).map_err(|e| e.to_string())?, r => train_game(r, args))
+}
+
+fn train_game<B: BitBoard>(rules: &'static Rules<B>, args: &TrainNnueArgs) -> Result<(), String> {
+    let buckets = match &args.buckets {
+        Some(b) => Buckets::parse(b)?,
+        None if rules.geometry.squares() <= 81 => Buckets::Nine,
+        None => Buckets::One,
+    };
+    let features = Features::new(rules, buckets);
+    let (train_set, valid_set, sources, read) = read_data(rules, &features, args)?;
+    if train_set.is_empty() {
+        return Err(format!("no usable positions among the {read} read"));
+    }
+    eprintln!(
+        "{read} positions read: {} to fit, {} held out; {} features, hidden {}",
+        train_set.len(),
+        valid_set.len(),
+        features.len(),
+        args.hidden
+    );
+    let start =
+        Position::from_sfen(rules, "startpos", SfenMode::Strict).map_err(|e| e.to_string())?;
+    let options = TrainOptions {
+        epochs: args.epochs,
+        batch: args.batch,
+        learning_rate: args.learning_rate,
+        threads: args.threads.max(1),
+        ft_clip: ft_clip_for(Features::max_active(&start)),
+        seed: args.seed,
+        ..TrainOptions::default()
+    };
+    let mut net = FloatNet::new(
+        rules.variant.name,
+        features,
+        args.hidden,
+        args.scale,
+        args.seed,
+    );
+    let time = Instant::now();
+    let before = train::loss(&net, &valid_set);
+    let mut last = before;
+    train::train(
+        &mut net,
+        &train_set,
+        &valid_set,
+        &options,
+        &mut |e, t, v| {
+            last = v;
+            eprintln!(
+                "epoch {e}: training loss {t:.5}, held-out loss {v:.5} ({:.0} s)",
+                time.elapsed().as_secs_f64()
+            );
+        },
+    );
+    let command: Vec<String> = std::env::args().skip(1).collect();
+    let about = format!(
+        "banmen {}\ncommit {}\ndata {}\npositions {} fitted, {} held out\nheld-out cross-entropy {before:.5} -> {last:.5}\ntraining time {:.0} s\n",
+        command.join(" "),
+        commit(),
+        sources.join(", "),
+        train_set.len(),
+        valid_set.len(),
+        time.elapsed().as_secs_f64()
+    );
+    let quantised = net.quantise(&about);
+    let bytes = quantised.to_bytes();
+    // What is written must read back.
+    let back = Net::from_bytes(&bytes, rules)
+        .map_err(|e| format!("the net written does not read back: {e}"))?;
+    let (worst, mean) = agreement(&net, &back, &valid_set);
+    write_atomically(&args.out, &bytes)?;
+    println!(
+        "wrote {} ({} bytes): held-out loss {before:.5} -> {last:.5}; quantised vs float on {} held-out positions: mean {mean:.1} cp, worst {worst} cp",
+        args.out.display(),
+        bytes.len(),
+        valid_set.len().min(AGREEMENT_SAMPLES)
+    );
+    Ok(())
+}
+
+/// Held-out positions on which the quantised net is compared with the float one.
+const AGREEMENT_SAMPLES: usize = 2000;
+
+/// The worst and mean difference (centipawns) between the float model and
+/// its quantised net on up to [`AGREEMENT_SAMPLES`] positions.
+fn agreement(float: &FloatNet, net: &Net, data: &Dataset) -> (i32, f64) {
+    let n = data.len().min(AGREEMENT_SAMPLES);
+    let (mut worst, mut sum) = (0, 0i64);
+    for i in 0..n {
+        let (us, them) = data.features_of(i);
+        let f = (float.forward(us, them) * net.scale as f32).round() as i32;
+        let q = net.output_from_features(us, them);
+        worst = worst.max((f - q).abs());
+        sum += i64::from((f - q).abs());
+    }
+    (worst, sum as f64 / n.max(1) as f64)
+}
+
+type Data = (Dataset, Dataset, Vec<String>, usize);
+
+fn read_data<B: BitBoard>(
+    rules: &'static Rules<B>,
+    features: &Features,
+    args: &TrainNnueArgs,
+) -> Result<Data, String> {
+    let mut train_set = Dataset::new();
+    let mut valid_set = Dataset::new();
+    let every = if args.validation > 0.0 {
+        (1.0 / args.validation).round() as usize
+    } else {
+        usize::MAX
+    };
+    let (mut read, mut kept, mut games) = (0usize, 0usize, 0usize);
+    let mut sources = Vec::new();
+    let (mut us, mut them) = (Vec::with_capacity(256), Vec::with_capacity(256));
+    'files: for path in &args.data {
+        let file = std::fs::File::open(path)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let mut from_file = 0usize;
+        let mut lines = BufReader::new(file).lines().enumerate().peekable();
+        while let Some((n, line)) = lines.next() {
+            let line = line.map_err(|e| format!("{}: {e}", path.display()))?;
+            if line.starts_with("# game ") {
+                games += 1;
+            }
+            if line.starts_with('#') || line.trim().is_empty() {
+                continue;
+            }
+            read += 1;
+            let q = match quiet_position(rules, &line) {
+                Ok(Some(q)) => q,
+                Ok(None) => continue,
+                // A run killed while writing may leave a torn last line.
+                Err(e) if lines.peek().is_none() => {
+                    eprintln!("{}:{}: skipped: {e}", path.display(), n + 1);
+                    continue;
+                }
+                Err(e) => return Err(format!("{}:{}: {e}", path.display(), n + 1)),
+            };
+            let side = q.pos.side_to_move();
+            us.clear();
+            them.clear();
+            features.active(&q.pos, side, &mut us);
+            features.active(&q.pos, !side, &mut them);
+            let t = target(q.score, q.result, args.lambda, f64::from(args.scale)) as f32;
+            // Whole games are held out: positions of one game are alike.
+            if games % every == every - 1 {
+                valid_set.push(&us, &them, t);
+            } else {
+                train_set.push(&us, &them, t);
+            }
+            kept += 1;
+            from_file += 1;
+            if args.max_positions > 0 && kept >= args.max_positions {
+                sources.push(source(path, from_file));
+                break 'files;
+            }
+        }
+        sources.push(source(path, from_file));
+    }
+    Ok((train_set, valid_set, sources, read))
+}
+
+fn source(path: &Path, n: usize) -> String {
+    format!("{} ({n} positions)", path.display())
+}
