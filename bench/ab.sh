@@ -14,6 +14,8 @@
 #   CONCURRENCY  games at the same time (default 2: both cores)
 #   MAX_PLIES    draw after this many plies (default 512; 800 for daidaishogi)
 #   OUT          where the records go (default bench/out/ab-VARIANT-<time>)
+#   OPTIONS      more USI options, space-separated, as `banmen match --option`
+#                takes them: `1:EvalFile=shogi.nnue` for the candidate only
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -34,9 +36,11 @@ mkdir -p "$(dirname "$OUT")"
 openings=()
 [ -f "bench/fsf/openings-$VARIANT.txt" ] && openings=(--openings "bench/fsf/openings-$VARIANT.txt")
 entering=()
+extra=()
+for o in ${OPTIONS:-}; do extra+=(--option "$o"); done
 [ "$VARIANT" = shogi ] && entering=(--entering-king CSARule27)
 echo "== $VARIANT: $CANDIDATE vs $BASE, $GAMES games at $TC, load $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 "$CANDIDATE" match --engine "$CANDIDATE usi" --engine "$BASE usi" \
   --variant "$VARIANT" --games "$GAMES" --tc "$TC" --max-plies "$MAX_PLIES" \
   --concurrency "$CONCURRENCY" --out "$OUT" --option USI_Hash=64 --option Threads=1 \
-  "${openings[@]}" "${entering[@]}" | tee "$OUT.summary"
+  "${openings[@]}" "${entering[@]}" "${extra[@]}" | tee "$OUT.summary"

@@ -11,6 +11,7 @@
 use crate::tune::{commit, quiet_position, target, write_atomically};
 use banmen_engine::nnue::train::{self, ft_clip_for, Dataset, FloatNet, TrainOptions};
 use banmen_engine::nnue::{Buckets, Features, Net};
+use banmen_engine::Evaluator;
 use banmen_rules::{rules_for, with_rules, BitBoard, Position, Rules, SfenMode, VariantName};
 use clap::Args;
 use std::io::{BufRead, BufReader};
@@ -39,6 +40,19 @@ pub struct TrainNnueArgs {
     /// default 9 on 9x9 boards, 1 otherwise.
     #[arg(long)]
     pub buckets: Option<String>,
+    /// Also fit each position with its files mirrored (default: on in the
+    /// games whose rules are symmetric, shogi, cannon shogi and minishogi;
+    /// off in dai dai shogi, whose left and right pieces differ).
+    #[arg(long)]
+    pub mirror: Option<bool>,
+    /// Share what is learnt of a piece on a square between the king
+    /// buckets (a factoriser, merged into the net when it is written).
+    #[arg(long, default_value_t = true, action = clap::ArgAction::Set)]
+    pub factorise: bool,
+    /// Train the net on what the shipped linear evaluation leaves over and
+    /// add the two in play (a fixed linear path beside the network).
+    #[arg(long)]
+    pub residual: bool,
     #[arg(long, default_value_t = 10)]
     pub epochs: usize,
     #[arg(long, default_value_t = 8192)]
@@ -86,13 +100,17 @@ fn train_game<B: BitBoard>(rules: &'static Rules<B>, args: &TrainNnueArgs) -> Re
         None => Buckets::One,
     };
     let features = Features::new(rules, buckets);
-    let (train_set, valid_set, sources, read) = read_data(rules, &features, args)?;
+    let mirror = args
+        .mirror
+        .unwrap_or(rules.variant.name != VariantName::DaiDaiShogi);
+    let (train_set, valid_set, sources, read) = read_data(rules, &features, mirror, args)?;
     if train_set.is_empty() {
         return Err(format!("no usable positions among the {read} read"));
     }
     eprintln!(
-        "{read} positions read: {} to fit, {} held out; {} features, hidden {}",
+        "{read} positions read: {} samples to fit{}, {} held out; {} features, hidden {}",
         train_set.len(),
+        if mirror { " (mirrored too)" } else { "" },
         valid_set.len(),
         features.len(),
         args.hidden
@@ -115,16 +133,24 @@ fn train_game<B: BitBoard>(rules: &'static Rules<B>, args: &TrainNnueArgs) -> Re
         args.scale,
         args.seed,
     );
+    if args.factorise {
+        net.factorise();
+    }
+    net.residual = args.residual;
     let time = Instant::now();
     let before = train::loss(&net, &valid_set);
     let mut last = before;
+    let mut best_epoch = 0;
     train::train(
         &mut net,
         &train_set,
         &valid_set,
         &options,
         &mut |e, t, v| {
-            last = v;
+            if best_epoch == 0 || v < last {
+                last = v;
+                best_epoch = e;
+            }
             eprintln!(
                 "epoch {e}: training loss {t:.5}, held-out loss {v:.5} ({:.0} s)",
                 time.elapsed().as_secs_f64()
@@ -133,7 +159,7 @@ fn train_game<B: BitBoard>(rules: &'static Rules<B>, args: &TrainNnueArgs) -> Re
     );
     let command: Vec<String> = std::env::args().skip(1).collect();
     let about = format!(
-        "banmen {}\ncommit {}\ndata {}\npositions {} fitted, {} held out\nheld-out cross-entropy {before:.5} -> {last:.5}\ntraining time {:.0} s\n",
+        "banmen {}\ncommit {}\ndata {}\npositions {} fitted, {} held out\nheld-out cross-entropy {before:.5} -> {last:.5} (epoch {best_epoch}, kept)\ntraining time {:.0} s\n",
         command.join(" "),
         commit(),
         sources.join(", "),
@@ -149,7 +175,7 @@ fn train_game<B: BitBoard>(rules: &'static Rules<B>, args: &TrainNnueArgs) -> Re
     let (worst, mean) = agreement(&net, &back, &valid_set);
     write_atomically(&args.out, &bytes)?;
     println!(
-        "wrote {} ({} bytes): held-out loss {before:.5} -> {last:.5}; quantised vs float on {} held-out positions: mean {mean:.1} cp, worst {worst} cp",
+        "wrote {} ({} bytes): held-out loss {before:.5} -> {last:.5} (epoch {best_epoch}); quantised vs float on {} held-out positions: mean {mean:.1} cp, worst {worst} cp",
         args.out.display(),
         bytes.len(),
         valid_set.len().min(AGREEMENT_SAMPLES)
@@ -180,6 +206,7 @@ type Data = (Dataset, Dataset, Vec<String>, usize);
 fn read_data<B: BitBoard>(
     rules: &'static Rules<B>,
     features: &Features,
+    mirror: bool,
     args: &TrainNnueArgs,
 ) -> Result<Data, String> {
     let mut train_set = Dataset::new();
@@ -192,6 +219,8 @@ fn read_data<B: BitBoard>(
     let (mut read, mut kept, mut games) = (0usize, 0usize, 0usize);
     let mut sources = Vec::new();
     let (mut us, mut them) = (Vec::with_capacity(256), Vec::with_capacity(256));
+    let linear = Evaluator::new(rules);
+    let scale = args.scale as f32;
     'files: for path in &args.data {
         let file = std::fs::File::open(path)
             .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
@@ -222,11 +251,28 @@ fn read_data<B: BitBoard>(
             features.active(&q.pos, side, &mut us);
             features.active(&q.pos, !side, &mut them);
             let t = target(q.score, q.result, args.lambda, f64::from(args.scale)) as f32;
+            // A residual net's output is added to the linear evaluation.
+            let offset = if args.residual {
+                Some(linear.evaluate(&q.pos) as f32 / scale)
+            } else {
+                None
+            };
+            let push = |set: &mut Dataset, us: &[u32], them: &[u32]| match offset {
+                Some(o) => set.push_with_offset(us, them, t, o),
+                None => set.push(us, them, t),
+            };
             // Whole games are held out: positions of one game are alike.
             if games % every == every - 1 {
-                valid_set.push(&us, &them, t);
+                push(&mut valid_set, &us, &them);
             } else {
-                train_set.push(&us, &them, t);
+                push(&mut train_set, &us, &them);
+                if mirror {
+                    us.clear();
+                    them.clear();
+                    features.active_mirrored(&q.pos, side, &mut us);
+                    features.active_mirrored(&q.pos, !side, &mut them);
+                    push(&mut train_set, &us, &them);
+                }
             }
             kept += 1;
             from_file += 1;

@@ -494,9 +494,20 @@ impl<B: BitBoard> Evaluator<B> {
     /// The score for the side to move of `pos` whose accumulators (both
     /// sides', as [`Net::refresh_both`] counts them) are `acc`: the net's
     /// output, plus dai dai shogi's mop-up.
+    /// For a residual net, `linear` is the linear evaluation of `pos`
+    /// (`None`: counted here).
     #[inline]
-    pub fn evaluate_net(&self, net: &Net, pos: &Position<B>, acc: &[i16]) -> i32 {
+    pub fn evaluate_net(
+        &self,
+        net: &Net,
+        pos: &Position<B>,
+        acc: &[i16],
+        linear: Option<i32>,
+    ) -> i32 {
         let score = net.output(acc, pos.side_to_move());
+        if net.residual {
+            return score + linear.unwrap_or_else(|| self.evaluate_linear(pos));
+        }
         if self.layout.joint {
             return score;
         }
@@ -520,8 +531,13 @@ impl<B: BitBoard> Evaluator<B> {
         if let Some(net) = self.net.as_deref() {
             let mut acc = vec![0i16; 2 * net.hidden];
             net.refresh_both(pos, &mut acc);
-            return self.evaluate_net(net, pos, &acc);
+            return self.evaluate_net(net, pos, &acc, None);
         }
+        self.evaluate_linear(pos)
+    }
+
+    /// The linear evaluation of `pos` for the side to move (without a net).
+    pub fn evaluate_linear(&self, pos: &Position<B>) -> i32 {
         if let Some(board) = self.board_sum(pos) {
             return self.evaluate_with(pos, board);
         }

@@ -372,8 +372,8 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
             correction,
             pawn,
             sums: match eval.net() {
-                Some(_) => Vec::new(),
-                None => eval.board_sum(pos).map_or_else(Vec::new, |b| {
+                Some(net) if !net.residual => Vec::new(),
+                _ => eval.board_sum(pos).map_or_else(Vec::new, |b| {
                     let mut v = Vec::with_capacity(MAX_PLY + 2);
                     v.push(b);
                     v
@@ -392,12 +392,14 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
         }
     }
 
-    /// Makes `m`, keeping the board part of the evaluation.
+    /// Makes `m`, keeping the board part of the linear evaluation and the
+    /// net's accumulators (whichever the evaluation uses).
     #[inline]
     fn make(&mut self, m: Move) -> banmen_rules::Undo {
-        if let Some(net) = self.net {
-            let change = net.change(&self.pos, m);
-            let undo = self.pos.make_move(m);
+        let change = self.net.map(|net| net.change(&self.pos, m));
+        let delta = (!self.sums.is_empty()).then(|| self.eval.move_delta(&self.pos, m));
+        let undo = self.pos.make_move(m);
+        if let (Some(net), Some(change)) = (self.net, change) {
             let n = 2 * net.hidden;
             let at = self.acc_len * n;
             if at + n > self.acc.len() {
@@ -407,18 +409,14 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
             self.acc.copy_within(at - n..at, at);
             net.apply(&change, &self.pos, &mut self.acc[at..at + n]);
             self.acc_len += 1;
-            return undo;
         }
-        if self.sums.is_empty() {
-            return self.pos.make_move(m);
+        if let Some(delta) = delta {
+            let sum = match delta {
+                Some(d) => self.sums[self.sums.len() - 1] + d,
+                None => self.eval.board_sum(&self.pos).unwrap_or(0),
+            };
+            self.sums.push(sum);
         }
-        let delta = self.eval.move_delta(&self.pos, m);
-        let undo = self.pos.make_move(m);
-        let sum = match delta {
-            Some(d) => self.sums[self.sums.len() - 1] + d,
-            None => self.eval.board_sum(&self.pos).unwrap_or(0),
-        };
-        self.sums.push(sum);
         undo
     }
 
@@ -428,7 +426,8 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
         self.pos.unmake_move(m, undo);
         if self.net.is_some() {
             self.acc_len -= 1;
-        } else {
+        }
+        if !self.sums.is_empty() {
             self.sums.pop();
         }
     }
@@ -474,12 +473,13 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
     /// the same pawns found.
     fn corrected_eval(&self, slot: Option<usize>) -> i32 {
         let raw = match (self.net, self.sums.last()) {
-            (Some(net), _) => {
+            (Some(net), board) => {
                 let n = 2 * net.hidden;
                 let at = (self.acc_len - 1) * n;
+                let linear = board.map(|&b| self.eval.evaluate_with(&self.pos, b));
                 let raw = self
                     .eval
-                    .evaluate_net(net, &self.pos, &self.acc[at..at + n]);
+                    .evaluate_net(net, &self.pos, &self.acc[at..at + n], linear);
                 debug_assert_eq!(raw, self.eval.evaluate(&self.pos), "incremental network");
                 raw
             }

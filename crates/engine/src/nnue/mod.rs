@@ -126,6 +126,8 @@ pub struct Features {
     pub buckets: usize,
     /// The bucket of each square of the own king (turned to its side).
     pub bucket_of: Vec<u8>,
+    /// Ranks of the board (to mirror squares).
+    ranks: usize,
     /// The base kind of each kind.
     base: Vec<u8>,
     royal: Vec<bool>,
@@ -148,6 +150,7 @@ impl Features {
             hand_slots: if rules.variant.drops { HAND_SLOTS } else { 0 },
             buckets,
             bucket_of,
+            ranks: rules.geometry.ranks as usize,
             base: rules.kinds.iter().map(|k| k.base.0).collect(),
             royal: rules.kinds.iter().map(|k| k.royal).collect(),
         }
@@ -189,12 +192,6 @@ impl Features {
         }
     }
 
-    /// The first feature of `p`'s bucket in `pos`.
-    #[inline]
-    fn bucket_base<B: BitBoard>(&self, pos: &Position<B>, p: Color) -> usize {
-        self.bucket_base_at(pos.king_square(p), p)
-    }
-
     #[inline(always)]
     fn bucket_base_at(&self, king: Option<Square>, p: Color) -> usize {
         let b = king.map_or(0, |k| self.bucket_of[self.orient(p, k)] as usize);
@@ -215,12 +212,38 @@ impl Features {
 
     /// The active features of `pos` from `p`'s perspective, appended to `out`.
     pub fn active<B: BitBoard>(&self, pos: &Position<B>, p: Color, out: &mut Vec<u32>) {
-        let base = self.bucket_base(pos, p);
+        self.collect(pos, p, |sq| sq, out);
+    }
+
+    /// The active features of `pos` with its files mirrored (file 1 seen
+    /// as file 9): a second sample of the same value in games whose rules
+    /// are symmetric, for training.
+    pub fn active_mirrored<B: BitBoard>(&self, pos: &Position<B>, p: Color, out: &mut Vec<u32>) {
+        let (files, ranks) = (self.squares / self.ranks, self.ranks);
+        self.collect(
+            pos,
+            p,
+            |sq| {
+                let (f, r) = (sq.index() / ranks, sq.index() % ranks);
+                Square(((files - 1 - f) * ranks + r) as u16)
+            },
+            out,
+        );
+    }
+
+    fn collect<B: BitBoard>(
+        &self,
+        pos: &Position<B>,
+        p: Color,
+        map: impl Fn(Square) -> Square,
+        out: &mut Vec<u32>,
+    ) {
+        let base = self.bucket_base_at(pos.king_square(p).map(&map), p);
         for c in Color::ALL {
             let mut bb = pos.color_bb(c);
             while let Some(sq) = bb.pop() {
                 let piece = pos.piece_at(sq).expect("occupied");
-                out.push(self.piece(base, p, piece, sq) as u32);
+                out.push(self.piece(base, p, piece, map(sq)) as u32);
             }
         }
         if self.hand_slots > 0 {
@@ -252,6 +275,11 @@ pub struct Net {
     pub out: Vec<i16>,
     /// In `QA · QB` units.
     pub out_bias: i32,
+    /// Whether the net's output is added to the linear evaluation (it was
+    /// trained on what that evaluation leaves over: a fixed linear path
+    /// beside the network, as Stockfish's nets have a piece-square path)
+    /// rather than being the whole score.
+    pub residual: bool,
     /// Free text kept in the file (how it was made).
     pub about: String,
 }
@@ -433,6 +461,7 @@ impl Net {
         put_u32(&mut b, VERSION);
         put_str(&mut b, self.variant.as_str());
         put_str(&mut b, &self.about);
+        put_u32(&mut b, u32::from(self.residual));
         let f = &self.features;
         for v in [f.kinds, f.squares, f.n_base, f.hand_slots, self.hidden] {
             put_u32(&mut b, v as u32);
@@ -485,6 +514,11 @@ impl Net {
             ));
         }
         let about = r.str()?;
+        let residual = match r.u32()? {
+            0 => false,
+            1 => true,
+            f => return err(format!("unknown flags {f}")),
+        };
         let expected = Features::with_table(rules, Vec::new());
         let dims = [r.u32()?, r.u32()?, r.u32()?, r.u32()?];
         let hidden = r.u32()? as usize;
@@ -539,6 +573,7 @@ impl Net {
             ft,
             out,
             out_bias,
+            residual,
             about,
         })
     }

@@ -260,3 +260,69 @@ fn a_search_with_a_net_plays_legal_moves() {
         2,
     );
 }
+
+/// An SFEN with its files mirrored (each rank read backwards).
+fn mirror_sfen(sfen: &str) -> String {
+    let mut parts: Vec<String> = sfen.split(' ').map(str::to_string).collect();
+    let ranks: Vec<String> = parts[0]
+        .split('/')
+        .map(|rank| {
+            let mut cells: Vec<String> = Vec::new();
+            let mut chars = rank.chars().peekable();
+            while let Some(c) = chars.next() {
+                if let Some(d) = c.to_digit(10) {
+                    cells.extend((0..d).map(|_| String::new()));
+                } else if c == '+' {
+                    cells.push(format!("+{}", chars.next().unwrap()));
+                } else {
+                    cells.push(c.to_string());
+                }
+            }
+            cells.reverse();
+            let mut out = String::new();
+            let mut empty = 0;
+            for cell in cells {
+                if cell.is_empty() {
+                    empty += 1;
+                } else {
+                    if empty > 0 {
+                        out.push_str(&empty.to_string());
+                        empty = 0;
+                    }
+                    out.push_str(&cell);
+                }
+            }
+            if empty > 0 {
+                out.push_str(&empty.to_string());
+            }
+            out
+        })
+        .collect();
+    parts[0] = ranks.join("/");
+    parts.join(" ")
+}
+
+#[test]
+fn mirrored_features_are_those_of_the_mirrored_position() {
+    let rules = rules_9x9(VariantName::Shogi).unwrap();
+    let f = Features::new(rules, Buckets::Nine);
+    let mut pos = Position::from_sfen(rules, "startpos", SfenMode::Strict).unwrap();
+    for m in ["7g7f", "3c3d", "5i6h", "5a4b", "8h2b+", "3a2b", "B*5e"] {
+        let m = pos.parse_move(m).unwrap();
+        pos.make_move(m);
+    }
+    let sfen = pos.to_sfen();
+    let mirrored = Position::from_sfen(rules, &mirror_sfen(&sfen), SfenMode::Strict).unwrap();
+    assert_ne!(mirrored.to_sfen(), sfen);
+    for p in Color::ALL {
+        let (mut a, mut b, mut plain) = (Vec::new(), Vec::new(), Vec::new());
+        f.active_mirrored(&pos, p, &mut a);
+        f.active(&mirrored, p, &mut b);
+        f.active(&pos, p, &mut plain);
+        a.sort_unstable();
+        b.sort_unstable();
+        plain.sort_unstable();
+        assert_eq!(a, b, "{p:?}");
+        assert_ne!(a, plain);
+    }
+}

@@ -22,6 +22,9 @@ pub struct Dataset {
     /// other side's start, where they end.
     bounds: Vec<(usize, usize, usize)>,
     target: Vec<f32>,
+    /// Per sample, what is added to the net's output (the linear
+    /// evaluation over the scale, for a residual net; else empty: 0).
+    offset: Vec<f32>,
 }
 
 impl Dataset {
@@ -38,6 +41,24 @@ impl Dataset {
         self.feats.extend_from_slice(them);
         self.bounds.push((a, b, self.feats.len()));
         self.target.push(target);
+    }
+
+    /// Like [`Self::push`], with an offset added to the net's output (the
+    /// linear evaluation over the scale, for a residual net). Either every
+    /// sample has one or none.
+    pub fn push_with_offset(&mut self, us: &[u32], them: &[u32], target: f32, offset: f32) {
+        assert_eq!(
+            self.offset.len(),
+            self.target.len(),
+            "offsets for every sample or none"
+        );
+        self.push(us, them, target);
+        self.offset.push(offset);
+    }
+
+    /// The offset of sample `i`.
+    pub fn offset_of(&self, i: usize) -> f32 {
+        self.offset.get(i).copied().unwrap_or(0.0)
     }
 
     pub fn len(&self) -> usize {
@@ -63,6 +84,11 @@ impl Dataset {
         let (a, b, c) = self.bounds[i];
         (&self.feats[a..b], &self.feats[b..c], self.target[i])
     }
+
+    fn sample_with_offset(&self, i: usize) -> (&[u32], &[u32], f32, f32) {
+        let (us, them, t) = self.sample(i);
+        (us, them, t, self.offset_of(i))
+    }
 }
 
 /// The float model a [`Net`] is quantised from.
@@ -77,6 +103,11 @@ pub struct FloatNet {
     pub ft_bias: Vec<f32>,
     pub out: Vec<f32>,
     pub out_bias: f32,
+    /// Whether the net is added to the linear evaluation ([`Net::residual`]).
+    pub residual: bool,
+    /// Whether `ft` has, after the features' rows, one shared row per
+    /// feature of a bucket ([`Self::factorise`]).
+    pub factored: bool,
 }
 
 /// The output weights' bound, so that `|out| · QB` fits the quantised limits.
@@ -110,15 +141,45 @@ impl FloatNet {
             ft_bias,
             out,
             out_bias: 0.0,
+            residual: false,
+            factored: false,
         }
+    }
+
+    /// Adds a row per feature of one bucket that every bucket shares (zero
+    /// at first; a "factoriser"): a feature's weight is its own row plus
+    /// the shared one, so what is learnt of a piece on a square in one king
+    /// bucket serves the others. [`Self::quantise`] merges them. Nothing
+    /// changes with one bucket.
+    pub fn factorise(&mut self) {
+        if self.features.buckets > 1 && !self.factored {
+            self.ft.extend(std::iter::repeat_n(
+                0.0,
+                self.features.per_bucket() * self.hidden,
+            ));
+            self.factored = true;
+        }
+    }
+
+    /// The rows a feature adds: its own, and the shared one when factored.
+    #[inline(always)]
+    fn rows(&self, f: u32) -> (usize, Option<usize>) {
+        let f = f as usize;
+        let shared = self
+            .factored
+            .then(|| self.features.len() + f % self.features.per_bucket());
+        (f, shared)
     }
 
     fn accumulate(&self, feats: &[u32], acc: &mut [f32]) {
         acc.copy_from_slice(&self.ft_bias);
+        let h = self.hidden;
         for &f in feats {
-            let row = &self.ft[f as usize * self.hidden..(f as usize + 1) * self.hidden];
-            for (a, w) in acc.iter_mut().zip(row) {
-                *a += *w;
+            let (own, shared) = self.rows(f);
+            for r in std::iter::once(own).chain(shared) {
+                for (a, w) in acc.iter_mut().zip(&self.ft[r * h..(r + 1) * h]) {
+                    *a += *w;
+                }
             }
         }
     }
@@ -152,9 +213,19 @@ impl FloatNet {
             hidden: self.hidden,
             scale: self.scale,
             ft_bias: self.ft_bias.iter().map(|&v| q16(v, QA)).collect(),
-            ft: self.ft.iter().map(|&v| q16(v, QA)).collect(),
+            ft: (0..self.features.len() as u32)
+                .flat_map(|f| {
+                    let (own, shared) = self.rows(f);
+                    (0..self.hidden).map(move |i| {
+                        let w = self.ft[own * self.hidden + i]
+                            + shared.map_or(0.0, |r| self.ft[r * self.hidden + i]);
+                        q16(w, QA)
+                    })
+                })
+                .collect(),
             out: self.out.iter().map(|&v| q16(v, QB)).collect(),
             out_bias: (self.out_bias * (QA * QB) as f32).round() as i32,
+            residual: self.residual,
             about: about.to_string(),
         }
     }
@@ -208,8 +279,8 @@ pub fn loss(net: &FloatNet, data: &Dataset) -> f64 {
     }
     let mut total = 0.0f64;
     for i in 0..data.len() {
-        let (us, them, t) = data.sample(i);
-        let p = sigmoid(net.forward(us, them)).clamp(1e-6, 1.0 - 1e-6) as f64;
+        let (us, them, t, o) = data.sample_with_offset(i);
+        let p = sigmoid(o + net.forward(us, them)).clamp(1e-6, 1.0 - 1e-6) as f64;
         let t = t as f64;
         total -= t * p.ln() + (1.0 - t) * (1.0 - p).ln();
     }
@@ -231,7 +302,7 @@ impl Grad {
     fn new(net: &FloatNet) -> Grad {
         Grad {
             ft: vec![0.0; net.ft.len()],
-            touched: vec![false; net.features.len()],
+            touched: vec![false; net.ft.len() / net.hidden],
             rows: Vec::new(),
             ft_bias: vec![0.0; net.hidden],
             out: vec![0.0; 2 * net.hidden],
@@ -254,12 +325,17 @@ impl Grad {
     }
 
     /// Adds the gradient of one sample.
-    fn add(&mut self, net: &FloatNet, us: &[u32], them: &[u32], t: f32, scratch: &mut [f32]) {
+    fn add(
+        &mut self,
+        net: &FloatNet,
+        (us, them, t, offset): (&[u32], &[u32], f32, f32),
+        scratch: &mut [f32],
+    ) {
         let h = net.hidden;
         let (a_us, a_them) = scratch.split_at_mut(h);
         net.accumulate(us, a_us);
         net.accumulate(them, a_them);
-        let mut y = net.out_bias;
+        let mut y = net.out_bias + offset;
         for i in 0..h {
             y += a_us[i].clamp(0.0, 1.0) * net.out[i] + a_them[i].clamp(0.0, 1.0) * net.out[h + i];
         }
@@ -286,13 +362,15 @@ impl Grad {
         }
         for (feats, d) in [(us, &*a_us), (them, &*a_them)] {
             for &f in feats {
-                let r = f as usize;
-                if !self.touched[r] {
-                    self.touched[r] = true;
-                    self.rows.push(f);
-                }
-                for (gw, d) in self.ft[r * h..(r + 1) * h].iter_mut().zip(d) {
-                    *gw += *d;
+                let (own, shared) = net.rows(f);
+                for r in std::iter::once(own).chain(shared) {
+                    if !self.touched[r] {
+                        self.touched[r] = true;
+                        self.rows.push(r as u32);
+                    }
+                    for (gw, d) in self.ft[r * h..(r + 1) * h].iter_mut().zip(d) {
+                        *gw += *d;
+                    }
                 }
             }
         }
@@ -351,7 +429,8 @@ fn adam(w: &mut f32, g: f32, m: &mut f32, v: &mut f32, lr: f32, clip: f32) {
 }
 
 /// Trains `net` on `train`, reporting each epoch's mean training loss and
-/// the loss on `valid` to `progress`.
+/// the loss on `valid` to `progress`. With held-out data, `net` ends as it
+/// was after the epoch with the least held-out loss (early stopping).
 pub fn train(
     net: &mut FloatNet,
     train: &Dataset,
@@ -370,6 +449,7 @@ pub fn train(
     let mut order: Vec<u32> = (0..train.len() as u32).collect();
     let batch = options.batch.max(1);
     let mut step = 0i32;
+    let mut best: Option<(f64, FloatNet)> = None;
     for epoch in 0..options.epochs {
         for i in (1..order.len()).rev() {
             order.swap(i, rng.below(i + 1));
@@ -392,8 +472,7 @@ pub fn train(
                         let mut scratch = vec![0.0f32; 2 * h];
                         g.clear(h);
                         for &i in part {
-                            let (us, them, t) = train.sample(i as usize);
-                            g.add(model, us, them, t, &mut scratch);
+                            g.add(model, train.sample_with_offset(i as usize), &mut scratch);
                         }
                     });
                 }
@@ -410,7 +489,12 @@ pub fn train(
             let correction = (1.0 - BETA2.powi(step)).sqrt() / (1.0 - BETA1.powi(step));
             let rate = lr * correction;
             let n = chunk.len() as f32;
-            let clip = options.ft_clip;
+            // A factored feature's weight is the sum of two rows.
+            let clip = if net.factored {
+                options.ft_clip / 2.0
+            } else {
+                options.ft_clip
+            };
             for &f in &g.rows {
                 let r = f as usize;
                 for i in r * h..(r + 1) * h {
@@ -454,6 +538,13 @@ pub fn train(
             );
         }
         let train_loss = epoch_loss / train.len().max(1) as f64;
-        progress(epoch + 1, train_loss, loss(net, valid));
+        let valid_loss = loss(net, valid);
+        progress(epoch + 1, train_loss, valid_loss);
+        if !valid.is_empty() && best.as_ref().is_none_or(|(b, _)| valid_loss < *b) {
+            best = Some((valid_loss, net.clone()));
+        }
+    }
+    if let Some((_, kept)) = best {
+        *net = kept;
     }
 }
