@@ -219,7 +219,7 @@ fn read_data<B: BitBoard>(
     let (mut read, mut kept, mut games) = (0usize, 0usize, 0usize);
     let mut sources = Vec::new();
     let (mut us, mut them) = (Vec::with_capacity(256), Vec::with_capacity(256));
-    let linear = Evaluator::new(rules);
+    let linear = Evaluator::linear(rules);
     let scale = args.scale as f32;
     'files: for path in &args.data {
         let file = std::fs::File::open(path)
@@ -253,7 +253,7 @@ fn read_data<B: BitBoard>(
             let t = target(q.score, q.result, args.lambda, f64::from(args.scale)) as f32;
             // A residual net's output is added to the linear evaluation.
             let offset = if args.residual {
-                Some(linear.evaluate(&q.pos) as f32 / scale)
+                Some(linear.evaluate_linear(&q.pos) as f32 / scale)
             } else {
                 None
             };

@@ -87,12 +87,18 @@ struct Settings {
     eval_params: String,
     /// A net file (`banmen train-nnue`'s output); empty: the built-in evaluation.
     eval_file: String,
+    /// Whether a network evaluates (the built-in one or `eval_file`); false:
+    /// the linear evaluation alone.
+    use_nnue: bool,
 }
 
 impl Settings {
     /// What the evaluator is built from: sessions with the same key share it.
     fn eval_key(&self) -> String {
-        format!("{}\0{}", self.eval_params, self.eval_file)
+        format!(
+            "{}\0{}\0{}",
+            self.eval_params, self.eval_file, self.use_nnue
+        )
     }
 }
 
@@ -141,6 +147,7 @@ pub fn run() -> Result<(), String> {
             ponder: false,
             eval_params: String::new(),
             eval_file: String::new(),
+            use_nnue: true,
         },
         session: None,
         from_position: false,
@@ -256,6 +263,7 @@ impl Engine {
         send("option name Rules type string default <empty>");
         send("option name EvalParams type string default <empty>");
         send("option name EvalFile type string default <empty>");
+        send("option name UseNNUE type check default true");
         send("usiok");
     }
 
@@ -411,6 +419,16 @@ impl Engine {
                     }
                 }
             }
+            "usennue" => match value.as_str() {
+                "true" | "false" => {
+                    self.settings.use_nnue = value == "true";
+                    Ok(())
+                }
+                _ => Err(format!(
+                    "UseNNUE must be true or false, not '{}'",
+                    printable(&value)
+                )),
+            },
             "evalfile" => {
                 let path = if value == "<empty>" {
                     ""
@@ -693,7 +711,9 @@ fn info_line<B: BitBoard>(pos: &Position<B>, info: &Info) -> String {
 fn evaluator<B: BitBoard>(rules: &'static Rules<B>, settings: &Settings) -> Evaluator<B> {
     let mut eval = Evaluator::new(rules);
     let file = settings.eval_file.as_str();
-    if !file.is_empty() {
+    if !settings.use_nnue {
+        eval.set_net(None);
+    } else if !file.is_empty() {
         match load_net(rules, file) {
             Ok(net) => {
                 info_string(&format!(

@@ -181,6 +181,7 @@ fn usi_answers_id_options_and_usiok() {
         "Rules type string",
         "EvalParams type string",
         "EvalFile type string",
+        "UseNNUE type check default true",
     ] {
         let want = format!("option name {option}");
         assert!(lines.iter().any(|l| l.starts_with(&want)), "{want}");
@@ -265,6 +266,19 @@ fn eval_file_loads_a_net_and_refuses_bad_ones() {
         );
         assert!(s > 500, "the built-in evaluation scores {s}");
     }
+    // UseNNUE false: the linear evaluation alone, whatever EvalFile names.
+    e.send(&format!(
+        "setoption name EvalFile value {}",
+        shogi.display()
+    ));
+    e.send("setoption name UseNNUE value false");
+    let (lines, s) = score(&mut e);
+    assert!(!lines.iter().any(|l| l.contains("EvalFile")), "{lines:?}");
+    assert!(s > 500, "the linear evaluation scores {s}");
+    let complaint = e.expect_complaint("setoption name UseNNUE value maybe");
+    assert!(complaint.contains("true or false"), "{complaint}");
+    e.send("setoption name UseNNUE value true");
+    assert!(score(&mut e).1.abs() < 400);
     e.quit();
     let _ = std::fs::remove_dir_all(&dir);
 }

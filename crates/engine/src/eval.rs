@@ -110,6 +110,36 @@ fn shipped_params(name: VariantName) -> &'static str {
     }
 }
 
+/// The network shipped for each game (`crates/engine/nets/<game>.nnue`), if any.
+fn shipped_net_bytes(name: VariantName) -> Option<&'static [u8]> {
+    match name {
+        VariantName::Shogi
+        | VariantName::CannonShogi
+        | VariantName::DaiDaiShogi
+        | VariantName::MiniShogi => None,
+    }
+}
+
+/// The shipped network of `rules`' game, read once per game.
+fn shipped_net<B: BitBoard>(rules: &Rules<B>) -> Option<Arc<Net>> {
+    use std::sync::{Mutex, OnceLock};
+    static CACHE: OnceLock<Mutex<Vec<(VariantName, Option<Arc<Net>>)>>> = OnceLock::new();
+    let name = rules.variant.name;
+    let bytes = shipped_net_bytes(name)?;
+    let mut cache = CACHE
+        .get_or_init(|| Mutex::new(Vec::new()))
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
+    if let Some((_, net)) = cache.iter().find(|(n, _)| *n == name) {
+        return net.clone();
+    }
+    // A shipped net that does not read is a build defect, caught by a test;
+    // the linear evaluation plays meanwhile.
+    let net = Net::from_bytes(bytes, rules).ok().map(Arc::new);
+    cache.push((name, net.clone()));
+    net
+}
+
 /// Where each group of features starts in the parameter vector.
 #[derive(Clone, Copy, Debug)]
 struct Layout {
@@ -238,11 +268,25 @@ pub struct Evaluator<B: BitBoard> {
 
 impl<B: BitBoard> Evaluator<B> {
     /// Builds the tables for `rules` with the shipped parameters of its game
-    /// (a few milliseconds even for dai dai shogi).
+    /// and its shipped network, if it has one (a few milliseconds even for
+    /// dai dai shogi).
     pub fn new(rules: &'static Rules<B>) -> Evaluator<B> {
+        let mut e = Evaluator::linear(rules);
+        e.net = shipped_net(rules);
+        e
+    }
+
+    /// Builds the tables for `rules` with the shipped parameters of its
+    /// game and no network: the tuned linear evaluation.
+    pub fn linear(rules: &'static Rules<B>) -> Evaluator<B> {
         let mut e = Evaluator::untuned(rules);
         e.load(shipped_params(rules.variant.name));
         e
+    }
+
+    /// Whether `rules`' game has a shipped network.
+    pub fn has_shipped_net(rules: &'static Rules<B>) -> bool {
+        shipped_net_bytes(rules.variant.name).is_some()
     }
 
     /// Builds the tables with the initial parameters only (what tuning starts from).

@@ -228,8 +228,24 @@ fn a_search_with_a_net_plays_legal_moves() {
     use std::sync::Arc;
     fn check<B: BitBoard>(rules: &'static Rules<B>, buckets: Buckets, depth: i32) {
         let mut eval = Evaluator::new(rules);
-        eval.set_net(Some(Arc::new(tiny(rules, buckets, 21).quantise("test"))));
-        let mut pos = Position::from_sfen(rules, "startpos", SfenMode::Strict).unwrap();
+        let mut net = tiny(rules, buckets, 21).quantise("test");
+        let pos = Position::from_sfen(rules, "startpos", SfenMode::Strict).unwrap();
+        net.residual = true;
+        eval.set_net(Some(Arc::new(net.clone())));
+        // A residual net adds the linear evaluation.
+        assert_eq!(
+            eval.evaluate(&pos),
+            net.evaluate(&pos) + eval.evaluate_linear(&pos)
+        );
+        let bytes = net.to_bytes();
+        assert!(Net::from_bytes(&bytes, rules).unwrap().residual);
+        for residual in [true, false] {
+            net.residual = residual;
+            eval.set_net(Some(Arc::new(net.clone())));
+            play(&eval, pos.clone(), depth);
+        }
+    }
+    fn play<B: BitBoard>(eval: &Evaluator<B>, mut pos: Position<B>, depth: i32) {
         let tt = Table::new(4);
         for _ in 0..6 {
             let limits = Limits {
@@ -239,7 +255,7 @@ fn a_search_with_a_net_plays_legal_moves() {
             let r = search(
                 &pos,
                 &[],
-                &eval,
+                eval,
                 &tt,
                 &limits,
                 &SearchOptions::default(),
