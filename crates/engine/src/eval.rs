@@ -123,7 +123,8 @@ fn shipped_net_bytes(name: VariantName) -> Option<&'static [u8]> {
 /// The shipped network of `rules`' game, read once per game.
 fn shipped_net<B: BitBoard>(rules: &Rules<B>) -> Option<Arc<Net>> {
     use std::sync::{Mutex, OnceLock};
-    static CACHE: OnceLock<Mutex<Vec<(VariantName, Option<Arc<Net>>)>>> = OnceLock::new();
+    type Read = Vec<(VariantName, Option<Arc<Net>>)>;
+    static CACHE: OnceLock<Mutex<Read>> = OnceLock::new();
     let name = rules.variant.name;
     let bytes = shipped_net_bytes(name)?;
     let mut cache = CACHE
