@@ -76,6 +76,10 @@ pub struct SelfplayArgs {
     /// Transposition table size of each game thread in MB.
     #[arg(long, default_value_t = 16)]
     pub hash: usize,
+    /// Evaluate with the linear evaluation alone, not the game's shipped
+    /// network (the header says `eval=net` when a network evaluates).
+    #[arg(long)]
+    pub no_net: bool,
 }
 
 /// What every game of one file is played with.
@@ -107,7 +111,15 @@ fn play_file<B: BitBoard>(
     rules_text: &str,
 ) -> Result<(), String> {
     let settings = settings(rules, args)?;
-    let header = header(rules, rules_text, &settings);
+    let eval = if args.no_net {
+        Evaluator::linear(rules)
+    } else {
+        Evaluator::new(rules)
+    };
+    let mut header = header(rules, rules_text, &settings);
+    if eval.net().is_some() {
+        header.push_str(" eval=net");
+    }
     let mut file = Existing::open(&args.out, &header)?;
     let missing: Vec<usize> = (0..args.games).filter(|i| !file.done.contains(i)).collect();
     if !file.done.is_empty() {
@@ -122,7 +134,6 @@ fn play_file<B: BitBoard>(
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .min(missing.len().max(1));
-    let eval = Evaluator::new(rules);
     let start = Instant::now();
     let next = AtomicUsize::new(0);
     let control = Control::default();

@@ -113,10 +113,9 @@ fn shipped_params(name: VariantName) -> &'static str {
 /// The network shipped for each game (`crates/engine/nets/<game>.nnue`), if any.
 fn shipped_net_bytes(name: VariantName) -> Option<&'static [u8]> {
     match name {
-        VariantName::Shogi
-        | VariantName::CannonShogi
-        | VariantName::DaiDaiShogi
-        | VariantName::MiniShogi => None,
+        // bench/nnue-shogi.sh reproduces it; its provenance is in the file.
+        VariantName::Shogi => Some(include_bytes!("../nets/shogi.nnue")),
+        VariantName::CannonShogi | VariantName::DaiDaiShogi | VariantName::MiniShogi => None,
     }
 }
 
@@ -968,7 +967,7 @@ mod tests {
     fn start_positions_are_balanced() {
         for name in [VariantName::Shogi, VariantName::CannonShogi] {
             let rules = rules_9x9(name).unwrap();
-            let e = Evaluator::new(rules);
+            let e = Evaluator::linear(rules);
             let pos = Position::from_sfen(rules, "startpos", SfenMode::Strict).unwrap();
             let tempo = e.weights()[e.layout.tempo];
             assert_eq!(e.evaluate(&pos), tempo, "{name}");
@@ -981,7 +980,7 @@ mod tests {
             assert_eq!(e.evaluate(&white), tempo, "{name}, White to move");
         }
         let rules = rules_17x17_with(VariantName::DaiDaiShogi, "").unwrap();
-        let e = Evaluator::new(rules);
+        let e = Evaluator::linear(rules);
         let pos = Position::from_sfen(rules, rules.variant.start_sfen, SfenMode::Strict).unwrap();
         assert_eq!(e.evaluate(&pos), e.weights()[e.layout.tempo]);
     }
@@ -989,7 +988,7 @@ mod tests {
     #[test]
     fn evaluation_is_the_dot_product_of_the_features() {
         let rules = rules_9x9(VariantName::Shogi).unwrap();
-        let e = Evaluator::new(rules);
+        let e = Evaluator::linear(rules);
         for sfen in [
             "lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2",
             "4k4/9/4P4/9/9/9/9/9/4K4 b GSr2p 1",
@@ -1010,7 +1009,7 @@ mod tests {
     #[test]
     fn fast_path_agrees_with_the_features_in_every_game() {
         fn check<B: BitBoard>(rules: &'static Rules<B>, seed: u64) {
-            let mut e = Evaluator::new(rules);
+            let mut e = Evaluator::linear(rules);
             // Non-zero parameters everywhere, so every feature matters.
             let w: Vec<i32> = (0..e.weights().len() as i32).map(|i| i % 97 - 40).collect();
             e.set_weights(&w);
@@ -1062,7 +1061,7 @@ mod tests {
     #[test]
     fn dai_dai_mop_up_brings_pieces_to_a_lone_king() {
         let rules = rules_17x17_with(VariantName::DaiDaiShogi, "").unwrap();
-        let e = Evaluator::new(rules);
+        let e = Evaluator::linear(rules);
         let mop = |sfen: &str| {
             let pos = Position::from_sfen(rules, sfen, SfenMode::Strict).unwrap();
             e.evaluate(&pos) - dot(&e, &e.features(&pos))
@@ -1112,7 +1111,7 @@ mod tests {
         }
         // Dai dai shogi's tuned values differ from the initial ones.
         let rules = rules_17x17_with(VariantName::DaiDaiShogi, "").unwrap();
-        let (tuned, initial) = (Evaluator::new(rules), Evaluator::untuned(rules));
+        let (tuned, initial) = (Evaluator::linear(rules), Evaluator::untuned(rules));
         assert_ne!(tuned.weights(), initial.weights());
     }
 
@@ -1129,7 +1128,7 @@ mod tests {
     #[test]
     fn a_piece_up_scores_higher() {
         let rules = rules_9x9(VariantName::Shogi).unwrap();
-        let e = Evaluator::new(rules);
+        let e = Evaluator::linear(rules);
         let even =
             Position::from_sfen(rules, "4k4/9/9/9/9/9/9/9/4K4 b - 1", SfenMode::Strict).unwrap();
         let rook_up =
