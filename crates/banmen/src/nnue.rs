@@ -84,6 +84,9 @@ pub fn run(args: &TrainNnueArgs) -> Result<(), String> {
     if !(0.0..=1.0).contains(&args.lambda) || !(0.0..1.0).contains(&args.validation) {
         return Err("--lambda must be within 0..=1 and --validation within 0..1".into());
     }
+    if !(1..=100_000).contains(&args.scale) {
+        return Err("--scale must be within 1..=100000 centipawns".into());
+    }
     if args.hidden == 0 || args.hidden > banmen_engine::nnue::MAX_HIDDEN || args.epochs == 0 {
         return Err(format!(
             "--hidden must be within 1..={} and --epochs at least 1",

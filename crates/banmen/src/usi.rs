@@ -712,18 +712,24 @@ fn evaluator<B: BitBoard>(rules: &'static Rules<B>, settings: &Settings) -> Eval
     let mut eval = Evaluator::new(rules);
     let file = settings.eval_file.as_str();
     if !settings.use_nnue {
-        eval.set_net(None);
+        let _ = eval.set_net(None);
     } else if !file.is_empty() {
         match load_net(rules, file) {
             Ok(net) => {
-                info_string(&format!(
+                let about = format!(
                     "EvalFile: {} for {}, hidden {}, {} king buckets",
                     printable(file),
                     net.variant,
                     net.hidden,
                     net.features.buckets
-                ));
-                eval.set_net(Some(Arc::new(net)));
+                );
+                match eval.set_net(Some(Arc::new(net))) {
+                    Ok(()) => info_string(&about),
+                    Err(e) => info_string(&format!(
+                        "EvalFile: cannot use {}: {e}; the built-in evaluation stays",
+                        printable(file)
+                    )),
+                }
             }
             Err(e) => info_string(&format!(
                 "EvalFile: cannot use {}: {e}; the built-in evaluation stays",

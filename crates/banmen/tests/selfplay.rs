@@ -539,6 +539,7 @@ fn train_nnue_writes_a_net_the_usi_engine_plays_with() {
         (&["--hidden", "0"][..], "--hidden"),
         (&["--buckets", "5"][..], "unknown buckets"),
         (&["--lambda", "2"][..], "--lambda"),
+        (&["--scale", "0"][..], "--scale"),
     ] {
         let out = dir.join("bad.nnue");
         let o = train(extra, &out);

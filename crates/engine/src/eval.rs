@@ -524,10 +524,15 @@ impl<B: BitBoard> Evaluator<B> {
 
     /// Evaluates with `net` from now on (`None`: the linear evaluation
     /// again). Piece values for exchanges and move ordering stay the
-    /// linear evaluation's. The net must be for these rules' game
-    /// ([`Net::from_bytes`] checks it).
-    pub fn set_net(&mut self, net: Option<Arc<Net>>) {
+    /// linear evaluation's. A net for another game, or whose tables do not
+    /// fit its own dimensions (its fields are public), is refused and the
+    /// evaluation is left as it was.
+    pub fn set_net(&mut self, net: Option<Arc<Net>>) -> Result<(), crate::nnue::NetError> {
+        if let Some(n) = net.as_deref() {
+            n.check_for(self.rules)?;
+        }
         self.net = net;
+        Ok(())
     }
 
     /// The network the evaluation uses, if any.

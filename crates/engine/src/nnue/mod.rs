@@ -295,6 +295,37 @@ pub struct Change {
 }
 
 impl Net {
+    /// Checks that the net is for `rules`' game and that its tables have
+    /// the sizes its dimensions say (what evaluating relies on).
+    pub fn check_for<B: BitBoard>(&self, rules: &Rules<B>) -> Result<(), NetError> {
+        if self.variant != rules.variant.name {
+            return err(format!(
+                "the net is for {}, not {}",
+                self.variant, rules.variant.name
+            ));
+        }
+        let want = Features::with_table(rules, self.features.bucket_of.clone());
+        let f = &self.features;
+        let h = self.hidden;
+        if (f.kinds, f.squares, f.n_base, f.hand_slots, f.buckets)
+            != (
+                want.kinds,
+                want.squares,
+                want.n_base,
+                want.hand_slots,
+                want.buckets,
+            )
+            || f.bucket_of.len() != want.squares
+            || h == 0
+            || self.ft_bias.len() != h
+            || self.ft.len() != f.len() * h
+            || self.out.len() != 2 * h
+        {
+            return err("the net's tables do not fit its dimensions or this game");
+        }
+        Ok(())
+    }
+
     /// The accumulator of `pos` from `p`'s perspective, counted afresh.
     pub fn refresh<B: BitBoard>(&self, pos: &Position<B>, p: Color, acc: &mut [i16]) {
         acc.copy_from_slice(&self.ft_bias);

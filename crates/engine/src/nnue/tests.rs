@@ -231,7 +231,7 @@ fn a_search_with_a_net_plays_legal_moves() {
         let mut net = tiny(rules, buckets, 21).quantise("test");
         let pos = Position::from_sfen(rules, "startpos", SfenMode::Strict).unwrap();
         net.residual = true;
-        eval.set_net(Some(Arc::new(net.clone())));
+        eval.set_net(Some(Arc::new(net.clone()))).unwrap();
         // A residual net adds the linear evaluation.
         assert_eq!(
             eval.evaluate(&pos),
@@ -239,9 +239,14 @@ fn a_search_with_a_net_plays_legal_moves() {
         );
         let bytes = net.to_bytes();
         assert!(Net::from_bytes(&bytes, rules).unwrap().residual);
+        // A net that does not fit is refused and the evaluation stays.
+        let mut broken = net.clone();
+        broken.out.pop();
+        assert!(eval.set_net(Some(Arc::new(broken))).is_err());
+        assert!(eval.net().unwrap().residual);
         for residual in [true, false] {
             net.residual = residual;
-            eval.set_net(Some(Arc::new(net.clone())));
+            eval.set_net(Some(Arc::new(net.clone()))).unwrap();
             play(&eval, pos.clone(), depth);
         }
     }
