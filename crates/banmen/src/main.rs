@@ -16,6 +16,7 @@ mod tune;
 mod usi;
 
 use clap::{Parser, Subcommand};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 /// Play, check and analyse shogi, cannon shogi, dai dai shogi and minishogi.
@@ -69,6 +70,10 @@ struct WorkerArgs {
     /// The name this worker takes searches under (default: host:pid:random).
     #[arg(long)]
     name: Option<String>,
+    /// A network file (`banmen train-nnue`) the engine evaluates its game
+    /// with instead of the built-in one; once per game.
+    #[arg(long = "eval-file")]
+    eval_files: Vec<PathBuf>,
 }
 
 /// Arguments of `banmen serve`.
@@ -97,6 +102,11 @@ struct ServeArgs {
     /// only); `--engines` then bounds only this server's tsume solving.
     #[arg(long)]
     workers: bool,
+    /// A network file (`banmen train-nnue`) the engine evaluates its game
+    /// with instead of the built-in one, on the board, in analysis and in
+    /// reviews; once per game (the file says which game it is for).
+    #[arg(long = "eval-file")]
+    eval_files: Vec<PathBuf>,
 }
 
 fn main() -> ExitCode {
@@ -114,18 +124,20 @@ fn main() -> ExitCode {
         Command::Selfplay(args) => selfplay::run(&args),
         Command::Convert(args) => convert::run(&args),
         Command::Play(args) => play::run(&args),
-        Command::Serve(args) => banmen_web::run(&banmen_web::ServeOptions {
-            bind: args.bind,
-            port: args.port,
-            db: args.db,
-            bounds: banmen_web::Bounds {
-                engines: args.engines.unwrap_or_else(banmen_web::cores),
-                engine_games_per_client: Some(args.engine_games_per_client).filter(|&n| n > 0),
-                games_per_minute: Some(args.games_per_minute).filter(|&n| n > 0),
-                workers: args.workers,
-            },
+        Command::Serve(args) => nnue::use_nets(&args.eval_files).and_then(|()| {
+            banmen_web::run(&banmen_web::ServeOptions {
+                bind: args.bind,
+                port: args.port,
+                db: args.db,
+                bounds: banmen_web::Bounds {
+                    engines: args.engines.unwrap_or_else(banmen_web::cores),
+                    engine_games_per_client: Some(args.engine_games_per_client).filter(|&n| n > 0),
+                    games_per_minute: Some(args.games_per_minute).filter(|&n| n > 0),
+                    workers: args.workers,
+                },
+            })
         }),
-        Command::Worker(args) => {
+        Command::Worker(args) => nnue::use_nets(&args.eval_files).and_then(|()| {
             let mut opts = banmen_web::WorkerOptions::new(
                 args.db,
                 args.engines.unwrap_or_else(banmen_web::cores),
@@ -134,7 +146,7 @@ fn main() -> ExitCode {
                 opts.name = name;
             }
             banmen_web::run_worker(&opts)
-        }
+        }),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -8,14 +8,13 @@
 //! to measure the fit. Everything that shapes the net (command, commit,
 //! data, losses) is written into the file's `about` text.
 
-use crate::tune::{commit, quiet_position, target, write_atomically};
+use crate::tune::{commit, read_quiet_positions, target, write_atomically};
 use banmen_engine::nnue::train::{self, ft_clip_for, Dataset, FloatNet, TrainOptions};
 use banmen_engine::nnue::{Buckets, Features, Net};
 use banmen_engine::Evaluator;
 use banmen_rules::{rules_for, with_rules, BitBoard, Position, Rules, SfenMode, VariantName};
 use clap::Args;
-use std::io::{BufRead, BufReader};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Instant;
 
 /// Arguments of `banmen train-nnue`.
@@ -214,40 +213,15 @@ fn read_data<B: BitBoard>(
 ) -> Result<Data, String> {
     let mut train_set = Dataset::new();
     let mut valid_set = Dataset::new();
-    let every = if args.validation > 0.0 {
-        (1.0 / args.validation).round() as usize
-    } else {
-        usize::MAX
-    };
-    let (mut read, mut kept, mut games) = (0usize, 0usize, 0usize);
-    let mut sources = Vec::new();
     let (mut us, mut them) = (Vec::with_capacity(256), Vec::with_capacity(256));
     let linear = Evaluator::linear(rules);
     let scale = args.scale as f32;
-    'files: for path in &args.data {
-        let file = std::fs::File::open(path)
-            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        let mut from_file = 0usize;
-        let mut lines = BufReader::new(file).lines().enumerate().peekable();
-        while let Some((n, line)) = lines.next() {
-            let line = line.map_err(|e| format!("{}: {e}", path.display()))?;
-            if line.starts_with("# game ") {
-                games += 1;
-            }
-            if line.starts_with('#') || line.trim().is_empty() {
-                continue;
-            }
-            read += 1;
-            let q = match quiet_position(rules, &line) {
-                Ok(Some(q)) => q,
-                Ok(None) => continue,
-                // A run killed while writing may leave a torn last line.
-                Err(e) if lines.peek().is_none() => {
-                    eprintln!("{}:{}: skipped: {e}", path.display(), n + 1);
-                    continue;
-                }
-                Err(e) => return Err(format!("{}:{}: {e}", path.display(), n + 1)),
-            };
+    let data = read_quiet_positions(
+        rules,
+        &args.data,
+        args.validation,
+        args.max_positions,
+        |q, held_out| {
             let side = q.pos.side_to_move();
             us.clear();
             them.clear();
@@ -264,8 +238,7 @@ fn read_data<B: BitBoard>(
                 Some(o) => set.push_with_offset(us, them, t, o),
                 None => set.push(us, them, t),
             };
-            // Whole games are held out: positions of one game are alike.
-            if games % every == every - 1 {
+            if held_out {
                 push(&mut valid_set, &us, &them);
             } else {
                 push(&mut train_set, &us, &them);
@@ -277,18 +250,31 @@ fn read_data<B: BitBoard>(
                     push(&mut train_set, &us, &them);
                 }
             }
-            kept += 1;
-            from_file += 1;
-            if args.max_positions > 0 && kept >= args.max_positions {
-                sources.push(source(path, from_file));
-                break 'files;
-            }
-        }
-        sources.push(source(path, from_file));
-    }
-    Ok((train_set, valid_set, sources, read))
+        },
+    )?;
+    Ok((train_set, valid_set, data.sources, data.read))
 }
 
-fn source(path: &Path, n: usize) -> String {
-    format!("{} ({n} positions)", path.display())
+/// `serve`/`worker --eval-file`: makes each file's net the one its game's
+/// engine evaluates with in this process. A file that cannot be read or is
+/// not a net is an error before anything starts.
+pub fn use_nets(files: &[PathBuf]) -> Result<(), String> {
+    for path in files {
+        let bytes = std::fs::read(path)
+            .map_err(|e| format!("--eval-file: cannot read {}: {e}", path.display()))?;
+        let fail = |e: String| format!("--eval-file {}: {e}", path.display());
+        let game = Net::game_of(&bytes).map_err(|e| fail(e.to_string()))?;
+        with_rules!(rules_for(game, "").map_err(|e| fail(e.to_string()))?, r => {
+            let net = Net::from_bytes(&bytes, r).map_err(|e| fail(e.to_string()))?;
+            eprintln!(
+                "--eval-file {}: {game}, hidden {}, {} king buckets{}",
+                path.display(),
+                net.hidden,
+                net.features.buckets,
+                if net.residual { ", residual" } else { "" }
+            );
+            Evaluator::set_default_net(r, Some(std::sync::Arc::new(net))).map_err(|e| fail(e.to_string()))
+        })?;
+    }
+    Ok(())
 }

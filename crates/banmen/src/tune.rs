@@ -79,56 +79,27 @@ fn run_game<B: BitBoard>(rules: &'static Rules<B>, args: &TuneArgs) -> Result<()
     };
     let mut train = Samples::new();
     let mut valid = Samples::new();
-    let mut read = 0usize;
-    let mut kept = 0usize;
-    let every = if args.validation > 0.0 {
-        (1.0 / args.validation).round() as usize
-    } else {
-        usize::MAX
-    };
-    let mut sources = Vec::new();
-    let mut games = 0usize;
-    'files: for path in &args.data {
-        let file = std::fs::File::open(path)
-            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        let mut from_file = 0usize;
-        let mut lines = BufReader::new(file).lines().enumerate().peekable();
-        while let Some((n, line)) = lines.next() {
-            let line = line.map_err(|e| format!("{}: {e}", path.display()))?;
-            if line.starts_with("# game ") {
-                games += 1;
-            }
-            if line.starts_with('#') || line.trim().is_empty() {
-                continue;
-            }
-            read += 1;
-            let sample = match parse_line(rules, &eval, &line, args) {
-                Ok(s) => s,
-                // A run killed while writing may leave a torn last line.
-                Err(e) if lines.peek().is_none() => {
-                    eprintln!("{}:{}: skipped: {e}", path.display(), n + 1);
-                    continue;
-                }
-                Err(e) => return Err(format!("{}:{}: {e}", path.display(), n + 1)),
-            };
-            let Some((features, target)) = sample else {
-                continue;
-            };
-            kept += 1;
-            from_file += 1;
-            // Whole games are held out: positions of one game are alike.
-            if games % every == every - 1 {
-                valid.push(&features, target);
+    let data = read_quiet_positions(
+        rules,
+        &args.data,
+        args.validation,
+        args.max_positions,
+        |q, held_out| {
+            let mover = target(q.score, q.result, args.lambda, args.scale);
+            let black = if q.pos.side_to_move() == Color::Black {
+                mover
             } else {
-                train.push(&features, target);
+                1.0 - mover
+            };
+            let features = eval.features(&q.pos);
+            if held_out {
+                valid.push(&features, black as f32);
+            } else {
+                train.push(&features, black as f32);
             }
-            if args.max_positions > 0 && kept >= args.max_positions {
-                sources.push(format!("{} ({from_file} positions)", path.display()));
-                break 'files;
-            }
-        }
-        sources.push(format!("{} ({from_file} positions)", path.display()));
-    }
+        },
+    )?;
+    let (read, kept, sources) = (data.read, data.kept, data.sources);
     if train.is_empty() {
         return Err(format!("no usable positions among the {read} read"));
     }
@@ -212,27 +183,6 @@ fn run_game<B: BitBoard>(rules: &'static Rules<B>, args: &TuneArgs) -> Result<()
     Ok(())
 }
 
-type Sample = (Vec<(u32, i32)>, f32);
-
-/// One data line: `None` when the position is not quiet enough to fit.
-fn parse_line<B: BitBoard>(
-    rules: &'static Rules<B>,
-    eval: &Evaluator<B>,
-    line: &str,
-    args: &TuneArgs,
-) -> Result<Option<Sample>, String> {
-    let Some(q) = quiet_position(rules, line)? else {
-        return Ok(None);
-    };
-    let mover = target(q.score, q.result, args.lambda, args.scale);
-    let black = if q.pos.side_to_move() == Color::Black {
-        mover
-    } else {
-        1.0 - mover
-    };
-    Ok(Some((eval.features(&q.pos), black as f32)))
-}
-
 /// A quiet position of a selfplay file with its search score and result,
 /// both for the side to move.
 pub(crate) struct Quiet<B: BitBoard> {
@@ -303,6 +253,73 @@ pub(crate) fn commit() -> String {
         .filter(|o| o.status.success())
         .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
         .unwrap_or_else(|| "unknown".into())
+}
+
+/// What [`read_quiet_positions`] read: data lines, positions kept, and
+/// each file with the number of positions taken from it.
+pub(crate) struct DataRead {
+    pub read: usize,
+    pub kept: usize,
+    pub sources: Vec<String>,
+}
+
+/// Reads selfplay files and hands each quiet position to `visit` with
+/// whether it is held out (whole games: every `1 / validation`-th game, as
+/// the positions of one game are alike). Stops after `max_positions` kept
+/// (0: no limit). A torn last line (a run killed while writing) is skipped
+/// with a warning; any other bad line is an error naming file and line.
+pub(crate) fn read_quiet_positions<B: BitBoard>(
+    rules: &'static Rules<B>,
+    paths: &[PathBuf],
+    validation: f64,
+    max_positions: usize,
+    mut visit: impl FnMut(Quiet<B>, bool),
+) -> Result<DataRead, String> {
+    let every = if validation > 0.0 {
+        (1.0 / validation).round() as usize
+    } else {
+        usize::MAX
+    };
+    let (mut read, mut kept, mut games) = (0usize, 0usize, 0usize);
+    let mut sources = Vec::new();
+    'files: for path in paths {
+        let file = std::fs::File::open(path)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let mut from_file = 0usize;
+        let mut lines = BufReader::new(file).lines().enumerate().peekable();
+        while let Some((n, line)) = lines.next() {
+            let line = line.map_err(|e| format!("{}: {e}", path.display()))?;
+            if line.starts_with("# game ") {
+                games += 1;
+            }
+            if line.starts_with('#') || line.trim().is_empty() {
+                continue;
+            }
+            read += 1;
+            let q = match quiet_position(rules, &line) {
+                Ok(Some(q)) => q,
+                Ok(None) => continue,
+                Err(e) if lines.peek().is_none() => {
+                    eprintln!("{}:{}: skipped: {e}", path.display(), n + 1);
+                    continue;
+                }
+                Err(e) => return Err(format!("{}:{}: {e}", path.display(), n + 1)),
+            };
+            visit(q, games % every == every - 1);
+            kept += 1;
+            from_file += 1;
+            if max_positions > 0 && kept >= max_positions {
+                sources.push(format!("{} ({from_file} positions)", path.display()));
+                break 'files;
+            }
+        }
+        sources.push(format!("{} ({from_file} positions)", path.display()));
+    }
+    Ok(DataRead {
+        read,
+        kept,
+        sources,
+    })
 }
 
 /// Writes through a temporary file and a rename, so a kill leaves the old file whole.

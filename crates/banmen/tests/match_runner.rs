@@ -409,7 +409,7 @@ fn bad_arguments_exit_2_with_a_message() {
     let dir = temp_dir("bad");
     let out = dir.join("records");
     let engine = banmen_engine();
-    let cases: [(&[&str], &str); 6] = [
+    let cases: [(&[&str], &str); 7] = [
         (
             &["--tc", "blitz=5", "--variant", "shogi"],
             "bad --tc 'blitz=5'",
@@ -451,6 +451,17 @@ fn bad_arguments_exit_2_with_a_message() {
                 "score=400,plies=600",
             ],
             "past --max-plies",
+        ),
+        (
+            &[
+                "--tc",
+                "movetime=50",
+                "--variant",
+                "shogi",
+                "--eval-file",
+                "1:no-such-net.nnue",
+            ],
+            "--eval-file '1:no-such-net.nnue': cannot read 'no-such-net.nnue'",
         ),
     ];
     for (extra, message) in cases {

@@ -659,3 +659,73 @@ fn servers_and_a_worker_killed_lose_no_move_and_engine_games_go_on() {
         }
     }
 }
+
+/// `banmen serve --eval-file`: the file's net evaluates its game (a small
+/// random net scores a position a rook up about even, the built-in
+/// evaluation far ahead); a file that is missing or no net stops the
+/// server before it starts, with the reason.
+#[test]
+fn eval_file_gives_the_engine_another_net_and_a_bad_one_is_refused() {
+    use banmen_engine::nnue::train::FloatNet;
+    use banmen_engine::nnue::{Buckets, Features};
+    use banmen_rules::{rules_9x9, VariantName};
+    let dir = temp_dir("eval-file");
+    let net = dir.join("shogi.nnue");
+    let rules = rules_9x9(VariantName::Shogi).unwrap();
+    let bytes = FloatNet::new(
+        VariantName::Shogi,
+        Features::new(rules, Buckets::Nine),
+        8,
+        600,
+        3,
+    )
+    .quantise("test")
+    .to_bytes();
+    std::fs::write(&net, &bytes).unwrap();
+    let rook_up = |port: u16| -> i64 {
+        let path = "/api/analysis?sfen=4k4/9/9/9/9/9/9/9/R3K4%20b%20-%201&nodes=2000";
+        let (status, text) = request(port, "GET", path, None, "").expect("analysis");
+        assert_eq!(status, 200, "{text}");
+        let events: Vec<serde_json::Value> = text
+            .lines()
+            .filter_map(|l| l.strip_prefix("data:"))
+            .filter_map(|d| serde_json::from_str(d.trim()).ok())
+            .collect();
+        events
+            .iter()
+            .rev()
+            .find_map(|e| e["score"]["cp"].as_i64())
+            .unwrap_or_else(|| panic!("a score: {events:?}"))
+    };
+    let (built_in, port) = serve(dir.join("a.sqlite"), &[]);
+    assert!(rook_up(port) > 500);
+    drop(built_in);
+    let (_served, port) = serve(
+        dir.join("b.sqlite"),
+        &["--eval-file", net.to_str().unwrap()],
+    );
+    assert!(rook_up(port).abs() < 400);
+    // Refused before the server starts: missing, not a net, cut short.
+    let not_a_net = dir.join("not-a-net.nnue");
+    std::fs::write(&not_a_net, "hello").unwrap();
+    let cut = dir.join("cut.nnue");
+    std::fs::write(&cut, &bytes[..bytes.len() / 2]).unwrap();
+    for (file, reason) in [
+        (dir.join("missing.nnue"), "cannot read"),
+        (not_a_net, "not a Banmen net file"),
+        (cut, "checksum"),
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_banmen"))
+            .args(["serve", "--port", "0", "--db"])
+            .arg(dir.join("c.sqlite"))
+            .arg("--eval-file")
+            .arg(&file)
+            .stdin(Stdio::null())
+            .output()
+            .expect("run banmen serve");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{}: {stderr}", file.display());
+        assert!(stderr.contains(reason), "{}: {stderr}", file.display());
+        assert!(!stderr.contains("panicked"), "{stderr}");
+    }
+}

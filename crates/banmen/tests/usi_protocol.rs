@@ -219,19 +219,7 @@ fn eval_file_loads_a_net_and_refuses_bad_ones() {
     bytes.truncate(bytes.len() / 2);
     std::fs::write(&damaged, bytes).unwrap();
     // A rook up: the built-in evaluation says so, a small random net does not.
-    let score = |e: &mut Engine| -> (Vec<String>, i32) {
-        e.send("position sfen 4k4/9/9/9/9/9/9/9/R3K4 b - 1");
-        e.send("go depth 1");
-        let lines = e.expect("bestmove", 10);
-        let info = lines
-            .iter()
-            .rev()
-            .find(|l| l.contains(" score cp "))
-            .expect("a score");
-        let words: Vec<&str> = info.split(' ').collect();
-        let i = words.iter().position(|w| *w == "cp").unwrap();
-        (lines.clone(), words[i + 1].parse().unwrap())
-    };
+    let score = rook_up_score;
     let mut e = Engine::start();
     e.send("isready");
     e.expect("readyok", 5);
@@ -291,19 +279,7 @@ fn eval_params_load_a_parameter_file() {
     let file = dir.join("params.txt");
     // A rook worth almost nothing: a position a rook up scores about even.
     std::fs::write(&file, "# test\nmat R 1\nmat +R 1\nhand R 0 1\nnonsense 3\n").unwrap();
-    let score = |e: &mut Engine| -> i32 {
-        e.send("position sfen 4k4/9/9/9/9/9/9/9/R3K4 b - 1");
-        e.send("go depth 1");
-        let lines = e.expect("bestmove", 10);
-        let info = lines
-            .iter()
-            .rev()
-            .find(|l| l.contains(" score cp "))
-            .expect("a score");
-        let words: Vec<&str> = info.split(' ').collect();
-        let i = words.iter().position(|w| *w == "cp").unwrap();
-        words[i + 1].parse().unwrap()
-    };
+    let score = |e: &mut Engine| rook_up_score(e).1;
     let mut e = Engine::start();
     e.send("isready");
     e.expect("readyok", 5);
@@ -921,4 +897,21 @@ fn short_byoyomi_is_kept() {
     }
     println!("latest reply past the byoyomi: {worst:?}");
     e.quit();
+}
+
+/// Searches a position a rook up for Black to depth 1: the engine's lines
+/// and the last `score cp` it reported.
+fn rook_up_score(e: &mut Engine) -> (Vec<String>, i32) {
+    e.send("position sfen 4k4/9/9/9/9/9/9/9/R3K4 b - 1");
+    e.send("go depth 1");
+    let lines = e.expect("bestmove", 10);
+    let info = lines
+        .iter()
+        .rev()
+        .find(|l| l.contains(" score cp "))
+        .expect("a score");
+    let words: Vec<&str> = info.split(' ').collect();
+    let i = words.iter().position(|w| *w == "cp").unwrap();
+    let cp = words[i + 1].parse().unwrap();
+    (lines, cp)
 }

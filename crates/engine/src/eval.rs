@@ -119,23 +119,31 @@ fn shipped_net_bytes(name: VariantName) -> Option<&'static [u8]> {
     }
 }
 
-/// The shipped network of `rules`' game, read once per game.
-fn shipped_net<B: BitBoard>(rules: &Rules<B>) -> Option<Arc<Net>> {
+type NetCache = Vec<(VariantName, Option<Arc<Net>>)>;
+
+/// The network [`Evaluator::new`] gives each game: the shipped one, read
+/// once, unless [`Evaluator::set_default_net`] named another.
+fn default_nets() -> std::sync::MutexGuard<'static, NetCache> {
     use std::sync::{Mutex, OnceLock};
-    type Read = Vec<(VariantName, Option<Arc<Net>>)>;
-    static CACHE: OnceLock<Mutex<Read>> = OnceLock::new();
-    let name = rules.variant.name;
-    let bytes = shipped_net_bytes(name)?;
-    let mut cache = CACHE
+    static CACHE: OnceLock<Mutex<NetCache>> = OnceLock::new();
+    CACHE
         .get_or_init(|| Mutex::new(Vec::new()))
         .lock()
-        .unwrap_or_else(|e| e.into_inner());
+        .unwrap_or_else(|e| e.into_inner())
+}
+
+/// The network of `rules`' game that [`Evaluator::new`] uses.
+fn shipped_net<B: BitBoard>(rules: &Rules<B>) -> Option<Arc<Net>> {
+    let name = rules.variant.name;
+    let mut cache = default_nets();
     if let Some((_, net)) = cache.iter().find(|(n, _)| *n == name) {
         return net.clone();
     }
     // A shipped net that does not read is a build defect, caught by a test;
     // the linear evaluation plays meanwhile.
-    let net = Net::from_bytes(bytes, rules).ok().map(Arc::new);
+    let net = shipped_net_bytes(name)
+        .and_then(|bytes| Net::from_bytes(bytes, rules).ok())
+        .map(Arc::new);
     cache.push((name, net.clone()));
     net
 }
@@ -282,6 +290,24 @@ impl<B: BitBoard> Evaluator<B> {
         let mut e = Evaluator::untuned(rules);
         e.load(shipped_params(rules.variant.name));
         e
+    }
+
+    /// Makes `net` the network every later [`Evaluator::new`] of `rules`'
+    /// game gets in this process (`None`: the linear evaluation alone), in
+    /// place of the shipped one: what `banmen serve --eval-file` does. A net
+    /// for another game or of other dimensions is refused and nothing changes.
+    pub fn set_default_net(
+        rules: &'static Rules<B>,
+        net: Option<Arc<Net>>,
+    ) -> Result<(), crate::nnue::NetError> {
+        if let Some(n) = &net {
+            n.check_for(rules)?;
+        }
+        let name = rules.variant.name;
+        let mut cache = default_nets();
+        cache.retain(|(n, _)| *n != name);
+        cache.push((name, net));
+        Ok(())
     }
 
     /// Whether `rules`' game has a shipped network.

@@ -82,6 +82,10 @@ pub struct MatchArgs {
     /// A USI option for both engines (`USI_Hash=64`), or for one (`1:Threads=2`).
     #[arg(long = "option")]
     pub options: Vec<String>,
+    /// A network file for both engines (`FILE`) or one (`1:FILE`): sent as
+    /// the USI option `EvalFile` with the file's full path.
+    #[arg(long = "eval-file")]
+    pub eval_files: Vec<String>,
     /// The declaration rule (NoEnteringKing, CSARule24, CSARule27, TryRule),
     /// also sent to engines that have an `EnteringKingRule` option.
     #[arg(long)]
@@ -167,16 +171,21 @@ pub fn run(args: &MatchArgs) -> Result<(), String> {
         .map_err(|e| e.to_string())?;
     let mut engine_options: [Vec<(String, String)>; 2] = [Vec::new(), Vec::new()];
     for o in &args.options {
-        let (targets, nv): (&[usize], &str) = match o.split_once(':') {
-            Some(("1", rest)) => (&[0], rest),
-            Some(("2", rest)) => (&[1], rest),
-            _ => (&[0, 1], o.as_str()),
-        };
+        let (targets, nv) = engines_named(o);
         let (name, value) = nv
             .split_once('=')
             .ok_or_else(|| format!("bad --option '{o}': expected NAME=VALUE or 1:NAME=VALUE"))?;
         for &t in targets {
             engine_options[t].push((name.trim().to_string(), value.trim().to_string()));
+        }
+    }
+    for f in &args.eval_files {
+        let (targets, path) = engines_named(f);
+        // The engines may start elsewhere: they get the full path.
+        let path = std::fs::canonicalize(path)
+            .map_err(|e| format!("--eval-file '{f}': cannot read '{path}': {e}"))?;
+        for &t in targets {
+            engine_options[t].push(("EvalFile".into(), path.display().to_string()));
         }
     }
     let out = output_dir(args.out.as_deref())?;
@@ -317,5 +326,15 @@ fn say(bar: &ProgressBar, line: String) {
         eprintln!("{line}");
     } else {
         bar.println(line);
+    }
+}
+
+/// The engines an `--option`/`--eval-file` value is for (`1:…`, `2:…` or
+/// both) and the rest of it.
+fn engines_named(value: &str) -> (&'static [usize], &str) {
+    match value.split_once(':') {
+        Some(("1", rest)) => (&[0], rest),
+        Some(("2", rest)) => (&[1], rest),
+        _ => (&[0, 1], value),
     }
 }

@@ -510,9 +510,15 @@ impl Net {
         b
     }
 
-    /// Reads a net for `rules`' game, refusing one for another game, of
-    /// other dimensions, cut short or altered.
-    pub fn from_bytes<B: BitBoard>(bytes: &[u8], rules: &Rules<B>) -> Result<Net, NetError> {
+    /// The game a net file is for, read from its header after checking the
+    /// magic, version and checksum (the rest is checked by [`Net::from_bytes`]).
+    pub fn game_of(bytes: &[u8]) -> Result<VariantName, NetError> {
+        Ok(Net::open(bytes)?.1)
+    }
+
+    /// Checks magic, version and checksum; returns a reader after the game's
+    /// name, and the game.
+    fn open(bytes: &[u8]) -> Result<(Reader<'_>, VariantName), NetError> {
         if bytes.len() < MAGIC.len() || &bytes[..MAGIC.len()] != MAGIC {
             return err("not a Banmen net file (it does not start with BANMENNN)");
         }
@@ -538,6 +544,13 @@ impl Net {
         let variant: VariantName = name
             .parse()
             .map_err(|_| NetError(format!("unknown game '{name}'")))?;
+        Ok((r, variant))
+    }
+
+    /// Reads a net for `rules`' game, refusing one for another game, of
+    /// other dimensions, cut short or altered.
+    pub fn from_bytes<B: BitBoard>(bytes: &[u8], rules: &Rules<B>) -> Result<Net, NetError> {
+        let (mut r, variant) = Net::open(bytes)?;
         if variant != rules.variant.name {
             return err(format!(
                 "the net is for {variant}, not {}",
@@ -587,8 +600,8 @@ impl Net {
         let ft = r.i16s(features.len() * hidden)?;
         let out = r.i16s(2 * hidden)?;
         let out_bias = r.u32()? as i32;
-        if r.at != body.len() {
-            return err(format!("{} bytes after the net", body.len() - r.at));
+        if r.at != r.bytes.len() {
+            return err(format!("{} bytes after the net", r.bytes.len() - r.at));
         }
         // The output sum must not overflow: |out| · QA · 2 · hidden < 2^31.
         let limit = (i32::MAX as usize / (QA as usize * 2 * hidden)).min(i16::MAX as usize);

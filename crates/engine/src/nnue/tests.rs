@@ -135,9 +135,14 @@ fn files_round_trip_and_bad_files_are_refused() {
     let cannon = rules_9x9(VariantName::CannonShogi).unwrap();
     let e = Net::from_bytes(&bytes, cannon).unwrap_err().0;
     assert!(e.contains("for shogi"), "{e}");
+    // The game is read from the header, after the checksum.
+    assert_eq!(Net::game_of(&bytes).unwrap(), VariantName::Shogi);
+    assert!(Net::game_of(&altered).unwrap_err().0.contains("checksum"));
+    assert!(Net::game_of(b"hello").is_err());
     // Every prefix is refused without a panic.
     for n in (0..bytes.len()).step_by(97) {
         assert!(Net::from_bytes(&bytes[..n], rules).is_err());
+        assert!(Net::game_of(&bytes[..n]).is_err());
     }
 }
 
