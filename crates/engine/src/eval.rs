@@ -115,7 +115,9 @@ fn shipped_net_bytes(name: VariantName) -> Option<&'static [u8]> {
     match name {
         // bench/nnue-shogi.sh reproduces it; its provenance is in the file.
         VariantName::Shogi => Some(include_bytes!("../nets/shogi.nnue")),
-        VariantName::CannonShogi | VariantName::DaiDaiShogi | VariantName::MiniShogi => None,
+        // bench/nnue-cannonshogi.sh reproduces it.
+        VariantName::CannonShogi => Some(include_bytes!("../nets/cannonshogi.nnue")),
+        VariantName::DaiDaiShogi | VariantName::MiniShogi => None,
     }
 }
 

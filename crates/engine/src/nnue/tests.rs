@@ -358,30 +358,28 @@ fn mirrored_features_are_those_of_the_mirrored_position() {
 #[test]
 fn shipped_nets_are_read_and_used() {
     use crate::Evaluator;
-    let rules = rules_9x9(VariantName::Shogi).unwrap();
-    assert!(Evaluator::has_shipped_net(rules));
-    let eval = Evaluator::new(rules);
-    let net = eval.net().expect("the shipped shogi net reads");
-    assert!(net.residual);
-    assert!(net.about.contains("train-nnue"), "{}", net.about);
-    assert!(Evaluator::linear(rules).net().is_none());
-    let pos = Position::from_sfen(
-        rules,
-        "lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2",
-        SfenMode::Strict,
-    )
-    .unwrap();
-    assert_eq!(
-        eval.evaluate(&pos),
-        eval.evaluate_linear(&pos) + net.evaluate(&pos)
-    );
-    for variant in [VariantName::CannonShogi, VariantName::MiniShogi] {
+    for variant in [VariantName::Shogi, VariantName::CannonShogi] {
         let rules = rules_9x9(variant).unwrap();
+        assert!(Evaluator::has_shipped_net(rules), "{variant}");
+        let eval = Evaluator::new(rules);
+        let net = eval.net().expect("the shipped net reads");
+        assert!(net.residual, "{variant}");
+        assert!(net.about.contains("train-nnue"), "{}", net.about);
+        assert!(Evaluator::linear(rules).net().is_none());
+        let mut pos = Position::from_sfen(rules, "startpos", SfenMode::Strict).unwrap();
+        let m = pos.legal_moves()[3];
+        pos.make_move(m);
         assert_eq!(
-            Evaluator::has_shipped_net(rules),
-            Evaluator::new(rules).net().is_some()
+            eval.evaluate(&pos),
+            eval.evaluate_linear(&pos) + net.evaluate(&pos),
+            "{variant}"
         );
     }
+    let mini = rules_9x9(VariantName::MiniShogi).unwrap();
+    assert_eq!(
+        Evaluator::has_shipped_net(mini),
+        Evaluator::new(mini).net().is_some()
+    );
     let dd = rules_17x17_with(VariantName::DaiDaiShogi, "").unwrap();
     assert_eq!(
         Evaluator::has_shipped_net(dd),
