@@ -113,9 +113,9 @@ fn shipped_params(name: VariantName) -> &'static str {
 /// The network shipped for each game (`crates/engine/nets/<game>.nnue`), if any.
 fn shipped_net_bytes(name: VariantName) -> Option<&'static [u8]> {
     match name {
-        // bench/nnue-shogi.sh reproduces it; its provenance is in the file.
+        // bench/nnue.sh shogi reproduces it; its provenance is in the file.
         VariantName::Shogi => Some(include_bytes!("../nets/shogi.nnue")),
-        // bench/nnue-cannonshogi.sh reproduces it.
+        // bench/nnue.sh cannonshogi reproduces it.
         VariantName::CannonShogi => Some(include_bytes!("../nets/cannonshogi.nnue")),
         VariantName::DaiDaiShogi | VariantName::MiniShogi => None,
     }
