@@ -259,11 +259,16 @@ fn read_data<B: BitBoard>(
 /// engine evaluates with in this process. A file that cannot be read or is
 /// not a net is an error before anything starts.
 pub fn use_nets(files: &[PathBuf]) -> Result<(), String> {
+    let mut games = Vec::new();
     for path in files {
         let bytes = std::fs::read(path)
             .map_err(|e| format!("--eval-file: cannot read {}: {e}", path.display()))?;
         let fail = |e: String| format!("--eval-file {}: {e}", path.display());
         let game = Net::game_of(&bytes).map_err(|e| fail(e.to_string()))?;
+        if games.contains(&game) {
+            return Err(fail(format!("a second net for {game}: give one per game")));
+        }
+        games.push(game);
         with_rules!(rules_for(game, "").map_err(|e| fail(e.to_string()))?, r => {
             let net = Net::from_bytes(&bytes, r).map_err(|e| fail(e.to_string()))?;
             eprintln!(

@@ -505,3 +505,56 @@ fn bad_arguments_exit_2_with_a_message() {
     assert!(text(&o.stderr).contains("exactly two"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `--eval-file 2:FILE` reaches the second engine as `setoption name
+/// EvalFile` with the file's full path (the engines may start elsewhere).
+#[cfg(unix)]
+#[test]
+fn eval_file_is_sent_to_the_engine_it_names_with_its_full_path() {
+    let dir = temp_dir("eval-file");
+    let log = dir.join("input.log");
+    // Logs every line it is sent and resigns every game.
+    let fake = fake_engine(&dir, "echo 'bestmove resign'");
+    let script = fake.trim_matches('\'');
+    let text_of = std::fs::read_to_string(script).unwrap().replace(
+        "while read -r line; do\n",
+        &format!(
+            "while read -r line; do\necho \"$line\" >> '{}'\n",
+            log.display()
+        ),
+    );
+    std::fs::write(script, text_of).unwrap();
+    let net = dir.join("some.nnue");
+    std::fs::write(&net, "any bytes: the engine judges the file").unwrap();
+    let out = dir.join("records");
+    let engine = banmen_engine();
+    let o = Command::new(banmen())
+        .current_dir(&dir)
+        .args([
+            "match",
+            "--engine",
+            &engine,
+            "--engine",
+            &fake,
+            "--variant",
+            "shogi",
+            "--games",
+            "2",
+            "--tc",
+            "movetime=50",
+            "--eval-file",
+            "2:some.nnue",
+            "--out",
+            out.to_str().unwrap(),
+        ])
+        .output()
+        .expect("run banmen match");
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let sent = std::fs::read_to_string(&log).unwrap();
+    let full = std::fs::canonicalize(&net).unwrap();
+    assert!(
+        sent.contains(&format!("setoption name EvalFile value {}", full.display())),
+        "{sent}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -728,4 +728,16 @@ fn eval_file_gives_the_engine_another_net_and_a_bad_one_is_refused() {
         assert!(stderr.contains(reason), "{}: {stderr}", file.display());
         assert!(!stderr.contains("panicked"), "{stderr}");
     }
+    // Two nets for one game: which one would play is not guessed.
+    let out = Command::new(env!("CARGO_BIN_EXE_banmen"))
+        .args(["serve", "--port", "0", "--db"])
+        .arg(dir.join("d.sqlite"))
+        .args(["--eval-file", net.to_str().unwrap()])
+        .args(["--eval-file", net.to_str().unwrap()])
+        .stdin(Stdio::null())
+        .output()
+        .expect("run banmen serve");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("a second net for shogi"), "{stderr}");
 }
