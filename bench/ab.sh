@@ -13,6 +13,8 @@
 #   TC           time control for both (default movetime=100)
 #   CONCURRENCY  games at the same time (default 2: both cores)
 #   MAX_PLIES    draw after this many plies (default 512; 800 for daidaishogi)
+#   ADJUDICATE   adjudication by score, e.g. score=800,plies=120,final=200 (default: none)
+#   OPENINGS     openings file (default bench/fsf/openings-VARIANT.txt when it exists)
 #   OUT          where the records go (default bench/out/ab-VARIANT-<time>)
 #   OPTIONS      more USI options, space-separated, as `banmen match --option`
 #                takes them: `1:EvalFile=shogi.nnue` for the candidate only
@@ -33,8 +35,11 @@ else
 fi
 OUT="${OUT:-bench/out/ab-$VARIANT-$(date -u +%Y%m%d-%H%M%S)}"
 mkdir -p "$(dirname "$OUT")"
+OPENINGS="${OPENINGS:-bench/fsf/openings-$VARIANT.txt}"
 openings=()
-[ -f "bench/fsf/openings-$VARIANT.txt" ] && openings=(--openings "bench/fsf/openings-$VARIANT.txt")
+[ -f "$OPENINGS" ] && openings=(--openings "$OPENINGS")
+adjudicate=()
+[ -n "${ADJUDICATE:-}" ] && adjudicate=(--adjudicate "$ADJUDICATE")
 entering=()
 extra=()
 for o in ${OPTIONS:-}; do extra+=(--option "$o"); done
@@ -43,4 +48,4 @@ echo "== $VARIANT: $CANDIDATE vs $BASE, $GAMES games at $TC, load $(cut -d' ' -f
 "$CANDIDATE" match --engine "$CANDIDATE usi" --engine "$BASE usi" \
   --variant "$VARIANT" --games "$GAMES" --tc "$TC" --max-plies "$MAX_PLIES" \
   --concurrency "$CONCURRENCY" --out "$OUT" --option USI_Hash=64 --option Threads=1 \
-  "${openings[@]}" "${entering[@]}" "${extra[@]}" | tee "$OUT.summary"
+  "${openings[@]}" "${adjudicate[@]}" "${entering[@]}" "${extra[@]}" | tee "$OUT.summary"

@@ -6,7 +6,7 @@ use super::client::{Engine, LineError, MATE_CP};
 use super::openings::Opening;
 use super::tc::LATE_SLACK_MS;
 use super::Setup;
-use banmen_rules::{BitBoard, Color, Game, Position, Rules, SfenMode};
+use banmen_rules::{BitBoard, Color, Game, Position, Reason, Rules, SfenMode};
 use std::time::{Duration, Instant};
 
 /// `--adjudicate`: when both engines' scores end a game.
@@ -16,13 +16,17 @@ pub(super) struct Adjudication {
     pub(super) score: i64,
     /// The first ply after which the scores are looked at.
     pub(super) plies: usize,
+    /// `final=N`: a game that reaches --max-plies goes to the side both
+    /// engines say is ahead by N or more (instead of being a draw).
+    pub(super) at_limit: Option<i64>,
 }
 
 impl Adjudication {
     pub(super) fn parse(text: &str) -> Result<Adjudication, String> {
-        let bad =
-            |why: String| format!("bad --adjudicate '{text}': {why} (expected score=N,plies=M)");
-        let (mut score, mut plies) = (None, None);
+        let bad = |why: String| {
+            format!("bad --adjudicate '{text}': {why} (expected score=N,plies=M[,final=F])")
+        };
+        let (mut score, mut plies, mut at_limit) = (None, None, None);
         for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
             let (k, v) = part
                 .split_once('=')
@@ -34,14 +38,18 @@ impl Adjudication {
             match k.trim() {
                 "score" => score = Some(v),
                 "plies" => plies = Some(v),
+                "final" => at_limit = Some(v),
                 other => return Err(bad(format!("unknown key '{other}'"))),
             }
         }
+        let cp = |v: u64| v.min(MATE_CP as u64) as i64;
         match (score, plies) {
             (Some(0), _) => Err(bad("score must be at least 1".into())),
+            _ if at_limit == Some(0) => Err(bad("final must be at least 1".into())),
             (Some(score), Some(plies)) => Ok(Adjudication {
-                score: score.min(MATE_CP as u64) as i64,
+                score: cp(score),
                 plies: plies as usize,
+                at_limit: at_limit.map(cp),
             }),
             _ => Err(bad("both score and plies are needed".into())),
         }
@@ -50,16 +58,27 @@ impl Adjudication {
     /// The side both engines say is ahead by at least `score`, from the last
     /// scores of the engines playing Black and White, each for its own side.
     fn winner(&self, scores: [Option<i64>; 2]) -> Option<Color> {
-        let [Some(black), Some(white)] = scores else {
-            return None;
-        };
-        if black >= self.score && white <= -self.score {
-            Some(Color::Black)
-        } else if white >= self.score && black <= -self.score {
-            Some(Color::White)
-        } else {
-            None
-        }
+        agreed(self.score, scores)
+    }
+
+    /// At --max-plies (`final=N`): the side both engines say is ahead by N.
+    fn winner_at_limit(&self, scores: [Option<i64>; 2]) -> Option<Color> {
+        self.at_limit.and_then(|n| agreed(n, scores))
+    }
+}
+
+/// The side both engines say is ahead by at least `n`, from the last scores
+/// of the engines playing Black and White, each for its own side.
+fn agreed(n: i64, scores: [Option<i64>; 2]) -> Option<Color> {
+    let [Some(black), Some(white)] = scores else {
+        return None;
+    };
+    if black >= n && white <= -n {
+        Some(Color::Black)
+    } else if white >= n && black <= -n {
+        Some(Color::White)
+    } else {
+        None
     }
 }
 
@@ -249,13 +268,26 @@ impl Worker<'_> {
                     scores[engine_of(Color::White)],
                 ];
                 let open = failure.is_none() && game.outcome().is_none();
-                if let Some(winner) = a.winner(playing).filter(|_| open && moves.len() >= a.plies) {
+                let at_limit = failure.is_none()
+                    && game.outcome().is_some_and(|o| o.reason == Reason::MaxMoves);
+                let decided = if open && moves.len() >= a.plies {
+                    a.winner(playing).map(|w| (w, format!("score={}", a.score)))
+                } else if at_limit {
+                    a.winner_at_limit(playing).map(|w| {
+                        (
+                            w,
+                            format!("final={} at the ply limit", a.at_limit.unwrap_or(0)),
+                        )
+                    })
+                } else {
+                    None
+                };
+                if let Some((winner, rule)) = decided {
                     let [b, w] = playing.map(|s| s.unwrap_or(0));
                     let note = format!(
                         "after ply {}: black's engine scores {b:+}, white's {w:+} (each for \
-                         itself; score={})",
+                         itself; {rule})",
                         moves.len(),
-                        a.score
                     );
                     adjudicated = Some((winner, note));
                 }
@@ -307,9 +339,25 @@ mod tests {
             a,
             Adjudication {
                 score: 400,
-                plies: 60
+                plies: 60,
+                at_limit: None,
             }
         );
+        assert_eq!(a.winner_at_limit([Some(900), Some(-900)]), None);
+        // `final=N`: at the ply limit, a smaller agreed margin decides.
+        let f = Adjudication::parse("score=800, plies=120, final=100").unwrap();
+        assert_eq!(f.at_limit, Some(100));
+        assert_eq!(f.winner([Some(150), Some(-120)]), None);
+        assert_eq!(
+            f.winner_at_limit([Some(150), Some(-120)]),
+            Some(Color::Black)
+        );
+        assert_eq!(
+            f.winner_at_limit([Some(-100), Some(100)]),
+            Some(Color::White)
+        );
+        assert_eq!(f.winner_at_limit([Some(150), Some(50)]), None);
+        assert_eq!(f.winner_at_limit([Some(150), None]), None);
         assert_eq!(a.winner([Some(400), Some(-400)]), Some(Color::Black));
         assert_eq!(a.winner([Some(-MATE_CP), Some(900)]), Some(Color::White));
         // One engine disagrees, or has said nothing.
@@ -320,6 +368,7 @@ mod tests {
             "score=400",
             "plies=3",
             "score=0,plies=3",
+            "score=400,plies=3,final=0",
             "score=x,plies=3",
             "eval=1",
         ] {

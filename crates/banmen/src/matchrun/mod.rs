@@ -99,7 +99,9 @@ pub struct MatchArgs {
     /// it reported (`info ... score cp X`, the first PV, for its own side; a
     /// mate counts as more than any N): the winner's engine at least +N and
     /// the loser's at most -N. Otherwise the game goes on, to --max-plies (a
-    /// draw). Such games have the reason `adjudication`.
+    /// draw). With `,final=F`, a game that reaches --max-plies goes to the
+    /// side both engines say is ahead by F or more, and is a draw otherwise
+    /// (score=N,plies=M,final=F). Such games have the reason `adjudication`.
     #[arg(long)]
     pub adjudicate: Option<String>,
 }
