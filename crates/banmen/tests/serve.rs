@@ -710,23 +710,31 @@ fn eval_file_gives_the_engine_another_net_and_a_bad_one_is_refused() {
     std::fs::write(&not_a_net, "hello").unwrap();
     let cut = dir.join("cut.nnue");
     std::fs::write(&cut, &bytes[..bytes.len() / 2]).unwrap();
+    // `banmen worker` refuses the same files, before it reaches the
+    // database (none listens at the address given here).
+    let sqlite = dir.join("c.sqlite");
+    let sqlite = sqlite.to_str().unwrap();
+    let serve_args = ["serve", "--port", "0", "--db", sqlite];
+    let worker_args = ["worker", "--db", "postgres://banmen@127.0.0.1:9/none"];
     for (file, reason) in [
         (dir.join("missing.nnue"), "cannot read"),
         (not_a_net, "not a Banmen net file"),
         (cut, "checksum"),
     ] {
-        let out = Command::new(env!("CARGO_BIN_EXE_banmen"))
-            .args(["serve", "--port", "0", "--db"])
-            .arg(dir.join("c.sqlite"))
-            .arg("--eval-file")
-            .arg(&file)
-            .stdin(Stdio::null())
-            .output()
-            .expect("run banmen serve");
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{}: {stderr}", file.display());
-        assert!(stderr.contains(reason), "{}: {stderr}", file.display());
-        assert!(!stderr.contains("panicked"), "{stderr}");
+        for args in [&serve_args[..], &worker_args[..]] {
+            let out = Command::new(env!("CARGO_BIN_EXE_banmen"))
+                .args(args)
+                .arg("--eval-file")
+                .arg(&file)
+                .stdin(Stdio::null())
+                .output()
+                .expect("run banmen");
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            let what = format!("{} {}", args[0], file.display());
+            assert_eq!(out.status.code(), Some(2), "{what}: {stderr}");
+            assert!(stderr.contains(reason), "{what}: {stderr}");
+            assert!(!stderr.contains("panicked"), "{stderr}");
+        }
     }
     // Two nets for one game: which one would play is not guessed.
     let out = Command::new(env!("CARGO_BIN_EXE_banmen"))
