@@ -222,6 +222,19 @@ fn both_engines_agreeing_on_a_big_lead_adjudicate_the_game() {
         assert!(g.contains("# reason: max-moves"), "{g}");
         assert!(g.contains("# plies: 6"), "{g}");
     }
+    // `final=F`: the same games, at the ply limit, go to the side both
+    // engines put F or more ahead instead of being drawn.
+    let (stdout, games) = lopsided_match("final", "score=30000,plies=2,final=500", "6");
+    assert!(
+        stdout.contains("W/D/L (first engine): 1 / 0 / 1"),
+        "{stdout}"
+    );
+    for g in &games {
+        assert!(g.contains("# result: black wins"), "{g}");
+        assert!(g.contains("# reason: adjudication"), "{g}");
+        assert!(g.contains("final=500 at the ply limit"), "{g}");
+        assert!(g.contains("# plies: 6"), "{g}");
+    }
 }
 
 /// Writes a fake USI engine: a shell script that answers `usi` and `isready`
