@@ -230,6 +230,32 @@ impl Sink for Sum<'_> {
     }
 }
 
+/// The board part of the linear evaluation ([`Evaluator::board_sum`]),
+/// kept move by move by a search.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BoardSum {
+    /// Square tables, material and (9x9) near-king terms, Black's point of view.
+    pub board: i32,
+    /// Each colour's material (boards larger than 9x9 only; kings 0).
+    pub material: [i32; 2],
+}
+
+impl BoardSum {
+    #[inline(always)]
+    pub fn add(&mut self, o: BoardSum) {
+        self.board += o.board;
+        self.material[0] += o.material[0];
+        self.material[1] += o.material[1];
+    }
+
+    #[inline(always)]
+    pub fn sub(&mut self, o: BoardSum) {
+        self.board -= o.board;
+        self.material[0] -= o.material[0];
+        self.material[1] -= o.material[1];
+    }
+}
+
 /// Lists features: what a tuner needs.
 struct Collect(Vec<(u32, i32)>);
 
@@ -615,75 +641,42 @@ impl<B: BitBoard> Evaluator<B> {
 
     /// The linear evaluation of `pos` for the side to move (without a net).
     pub fn evaluate_linear(&self, pos: &Position<B>) -> i32 {
-        if let Some(board) = self.board_sum(pos) {
-            return self.evaluate_with(pos, board);
-        }
-        // The games without the joint tables (dai dai shogi): square
-        // tables, material and the mop-up.
-        let l = &self.layout;
-        let squares = self.rules.geometry.squares();
-        let kings = [pos.king_square(Color::Black), pos.king_square(Color::White)];
-        let mut total = 0;
-        let mut material = [0i32; 2];
-        for c in Color::ALL {
-            let mut bb = pos.color_bb(c);
-            while let Some(sq) = bb.pop() {
-                let k = pos.piece_at(sq).expect("occupied").kind.index();
-                total += self.board[(c.index() * l.kinds + k) * squares + sq.index()];
-                material[c.index()] += self.value[k];
-            }
-        }
-        let mut sum = Sum {
-            weights: &self.weights,
-            total,
-        };
-        self.hand_features(pos, &kings, &mut sum);
-        self.danger_feature(pos, &kings, &mut sum);
-        sum.total += self.mop_up(pos, &kings, material);
-        match pos.side_to_move() {
-            Color::Black => sum.total,
-            Color::White => -sum.total,
-        }
+        self.evaluate_with(pos, self.board_sum(pos))
     }
 
-    /// The board part of the evaluation of the games with the joint tables
-    /// (square tables and the pieces near either king, from Black's point
-    /// of view), which a search keeps move by move ([`Self::move_delta`]);
-    /// `None` for the other games.
-    pub fn board_sum(&self, pos: &Position<B>) -> Option<i32> {
-        if !self.layout.joint {
-            return None;
-        }
+    /// The board part of the evaluation (from Black's point of view), which
+    /// a search keeps move by move ([`Self::move_delta`]): the square tables
+    /// with the material, and with the joint tables (9x9) the pieces near
+    /// either king; on larger boards also each side's material, which the
+    /// dai dai mop-up reads.
+    pub fn board_sum(&self, pos: &Position<B>) -> BoardSum {
         let kings = [pos.king_square(Color::Black), pos.king_square(Color::White)];
-        let mut total = 0;
+        let mut sum = BoardSum::default();
         for c in Color::ALL {
             let mut bb = pos.color_bb(c);
             while let Some(sq) = bb.pop() {
                 let k = pos.piece_at(sq).expect("occupied").kind;
-                total += self.piece_term(c, k, sq, &kings);
+                sum.add(self.piece_sum(c, k, sq, &kings));
             }
         }
-        Some(total)
+        sum
     }
 
     /// How a move changes [`Self::board_sum`], asked before it is made:
-    /// `None` when the whole sum must be counted again after it (a king
-    /// move, which moves every piece's near-king features, or a game
-    /// without the joint tables).
+    /// `None` when the whole sum must be counted again after it (with the
+    /// joint tables a king move, which moves every piece's near-king
+    /// features, or a lion's double move).
     #[inline]
-    pub fn move_delta(&self, pos: &Position<B>, m: Move) -> Option<i32> {
-        if !self.layout.joint || m.mid().is_some() {
-            return None;
-        }
+    pub fn move_delta(&self, pos: &Position<B>, m: Move) -> Option<BoardSum> {
         let us = pos.side_to_move();
         let kings = [pos.king_square(Color::Black), pos.king_square(Color::White)];
         let to = m.to();
         if let Some(k) = m.dropped() {
-            return Some(self.piece_term(us, k, to, &kings));
+            return Some(self.piece_sum(us, k, to, &kings));
         }
         let from = m.from()?;
         let piece = pos.piece_at(from)?;
-        if self.rules.kinds[piece.kind.index()].royal {
+        if self.layout.joint && (m.mid().is_some() || self.rules.kinds[piece.kind.index()].royal) {
             return None;
         }
         let kind = if m.is_promotion() {
@@ -691,28 +684,60 @@ impl<B: BitBoard> Evaluator<B> {
         } else {
             piece.kind
         };
-        let mut d =
-            self.piece_term(us, kind, to, &kings) - self.piece_term(us, piece.kind, from, &kings);
-        if let Some(victim) = pos.piece_at(to) {
-            d -= self.piece_term(victim.color, victim.kind, to, &kings);
+        let mut d = self.piece_sum(us, kind, to, &kings);
+        d.sub(self.piece_sum(us, piece.kind, from, &kings));
+        // Every square the move names other than its start loses what stood
+        // there (a lion's igui ends on its start: from = to).
+        let named = [m.mid(), m.mid2(), Some(to)];
+        for (i, sq) in named.iter().enumerate() {
+            let Some(sq) = *sq else { continue };
+            if sq == from || named[..i].contains(&Some(sq)) {
+                continue;
+            }
+            if let Some(victim) = pos.piece_at(sq) {
+                d.sub(self.piece_sum(victim.color, victim.kind, sq, &kings));
+            }
         }
         Some(d)
     }
 
     /// The evaluation of `pos` for the side to move, given its
-    /// [`Self::board_sum`]: the hands, the king danger and the move added.
+    /// [`Self::board_sum`]: the hands, the king danger, the move and dai
+    /// dai shogi's mop-up added.
     #[inline]
-    pub fn evaluate_with(&self, pos: &Position<B>, board: i32) -> i32 {
+    pub fn evaluate_with(&self, pos: &Position<B>, board: BoardSum) -> i32 {
         let kings = [pos.king_square(Color::Black), pos.king_square(Color::White)];
         let mut sum = Sum {
             weights: &self.weights,
-            total: board,
+            total: board.board,
         };
         self.hand_features(pos, &kings, &mut sum);
         self.danger_feature(pos, &kings, &mut sum);
+        if !self.layout.joint {
+            sum.total += self.mop_up(pos, &kings, board.material);
+        }
         match pos.side_to_move() {
             Color::Black => sum.total,
             Color::White => -sum.total,
+        }
+    }
+
+    /// One piece's share of [`Self::board_sum`].
+    #[inline(always)]
+    fn piece_sum(&self, c: Color, kind: Kind, sq: Square, kings: &[Option<Square>; 2]) -> BoardSum {
+        if self.layout.joint {
+            return BoardSum {
+                board: self.piece_term(c, kind, sq, kings),
+                material: [0; 2],
+            };
+        }
+        let squares = self.rules.geometry.squares();
+        let k = kind.index();
+        let mut material = [0; 2];
+        material[c.index()] = self.value[k];
+        BoardSum {
+            board: self.board[(c.index() * self.layout.kinds + k) * squares + sq.index()],
+            material,
         }
     }
 
@@ -1063,20 +1088,20 @@ mod tests {
                 }
                 // The board sum kept move by move (as the search keeps it)
                 // equals the one counted afresh, after every legal move.
-                if let Some(sum) = e.board_sum(&pos) {
-                    assert_eq!(e.evaluate_with(&pos, sum), e.evaluate(&pos));
-                    for &m in moves.iter() {
-                        let after = pos.after(m);
-                        let fresh = e.board_sum(&after).unwrap();
-                        if let Some(d) = e.move_delta(&pos, m) {
-                            assert_eq!(
-                                sum + d,
-                                fresh,
-                                "{} in {}",
-                                pos.move_to_usi(m),
-                                pos.to_sfen()
-                            );
+                // In dai dai shogi every move's delta is known (lion
+                // moves and igui included).
+                let sum = e.board_sum(&pos);
+                assert_eq!(e.evaluate_with(&pos, sum), e.evaluate(&pos));
+                for &m in moves.iter() {
+                    let after = pos.after(m);
+                    let fresh = e.board_sum(&after);
+                    match e.move_delta(&pos, m) {
+                        Some(d) => {
+                            let mut kept = sum;
+                            kept.add(d);
+                            assert_eq!(kept, fresh, "{} in {}", pos.move_to_usi(m), pos.to_sfen());
                         }
+                        None => assert!(rules.geometry.files <= 9, "{}", pos.move_to_usi(m)),
                     }
                 }
                 let m = moves[rng.below(moves.len())];
@@ -1087,6 +1112,34 @@ mod tests {
         check(rules_9x9(VariantName::CannonShogi).unwrap(), 2);
         check(rules_9x9(VariantName::MiniShogi).unwrap(), 4);
         check(rules_17x17_with(VariantName::DaiDaiShogi, "").unwrap(), 3);
+    }
+
+    /// Dai dai shogi's lion moves (a capture on the way then a step, two
+    /// captures, igui with a promotion) change the board sum as a fresh
+    /// count says: positions of session 14's games, every legal move.
+    #[test]
+    fn dai_dai_lion_moves_keep_the_board_sum() {
+        let rules = rules_17x17_with(VariantName::DaiDaiShogi, "").unwrap();
+        let e = Evaluator::linear(rules);
+        let mut doubles = 0;
+        for sfen in [
+            "lahm1rosqdkftrg1kgfkfrdhra2la/rvpodv1fdrbkrggnklgphcs2ln1rv/1bildebbmfh1sggdsggg4WT1/wtwesoeawgsnigcggbcgigsnwg3bd/rcsmvoabewvbfl3flvbewab2sm/1papapapapapapa1papapapa3ef/pa12pa3/8sb8/6st6ps3/8WG8/PA4PAPAFL5PAPA2/1PAPAPAPAEW1PAPAPAPA3VO2/LCSMVOAB3STSBST1WG1AB3/BDFENOWR1SNIGCGGBCGIGSNFDEBSOPO1/SDVMOKPSORWB1SGGDSGGGFHBM1HM2/RVLOLN2CSPHGGNK1KRRB2BI1RV/LA2RADHFRFKLGKGRGFTDKSQRO2LA w - 178",
+            "lahm1rosqdkft2kgfk1dh4/rvpodv1fdrbkrrg1lgphcs5/1bildebbmfhggsg1gdgg6/wtwesoeawgsnigcg2igsn5/rcsmvoabewvbfl1cg1fl6/1papapapapapapa1pa1pa2ab2/pa12WG3/16RO/10pa6/14+ln2/PA4PAEWFL1PA3PA2DK/1PAPAPAPA2PAPASTPA2EB3/LCSMVOAB1PS1ST2SNFT5/BDFENOWR1SNIGCGGBCGIG6/SDVMOK1ORWB1SGGDSG7/RVLOLN2CSPHGGNKRGKR2BMBI2/LA2RADHFRFKLGKG4+SO3 w - 310",
+            "lahm1rosqdkftrg1kgfkfrdhra2la/rvpo2fd1krggnklgphcs4rv/1bi1ebbmfhrbsggdsgggwbps2vm1/wtwedvea2igcg1cgigsnwg2bd1/rc+soldabew1sn1sbstflvb1WGsm2/papavopapapa2pa1papapa4/2pa3pa2pa7/17/17/8ST2PA1ew3/PA3PAPA4PA4WT1/1PAPAPA1EWPASBPAPA1EAPA1+lnPA1/LCSMVOAB2FL2ST3AB1SM1/BDFENOWRWGSNIGCGGBCGIGSN1EBSOWE1/SDVMOKEFORWBGGSGGDSGGGFHBMFD1BI1/RVLOLN1PSCSPHKGNKRGKR4PO1/LA2RADHFRFKLG1FTRBDKSQRO3 w - 206",
+        ] {
+            let pos = Position::from_sfen(rules, sfen, SfenMode::Strict).unwrap();
+            let sum = e.board_sum(&pos);
+            for m in pos.legal_moves() {
+                let after = pos.after(m);
+                let mut kept = sum;
+                kept.add(e.move_delta(&pos, m).expect("every dai dai move has a delta"));
+                assert_eq!(kept, e.board_sum(&after), "{}", pos.move_to_usi(m));
+                assert_eq!(e.evaluate_with(&after, kept), e.evaluate(&after));
+                doubles += usize::from(m.mid().is_some() && pos.piece_at(m.mid().unwrap()).is_some());
+            }
+        }
+        // Captures on a lion's intermediate square were among them.
+        assert!(doubles >= 20, "{doubles}");
     }
 
     /// Dai dai shogi's mop-up: against a lone king, a free king brought next

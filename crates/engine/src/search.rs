@@ -222,9 +222,9 @@ struct Searcher<'a, B: BitBoard> {
     /// The pawn's kind, whose squares key `correction`.
     pawn: Option<banmen_rules::Kind>,
     /// Per move made in the search (the root first), the board part of the
-    /// evaluation ([`Evaluator::board_sum`]), kept move by move; empty for
-    /// the games without it (dai dai shogi) or with a net.
-    sums: Vec<i32>,
+    /// evaluation ([`Evaluator::board_sum`]), kept move by move; empty
+    /// with a net that is the whole evaluation.
+    sums: Vec<crate::eval::BoardSum>,
     /// The evaluation's network, if it has one.
     net: Option<&'a crate::nnue::Net>,
     /// Per move made in the search (the root first), both sides'
@@ -373,11 +373,11 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
             pawn,
             sums: match eval.net() {
                 Some(net) if !net.residual => Vec::new(),
-                _ => eval.board_sum(pos).map_or_else(Vec::new, |b| {
+                _ => {
                     let mut v = Vec::with_capacity(MAX_PLY + 2);
-                    v.push(b);
+                    v.push(eval.board_sum(pos));
                     v
-                }),
+                }
             },
             net: eval.net(),
             acc: match eval.net() {
@@ -412,8 +412,12 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
         }
         if let Some(delta) = delta {
             let sum = match delta {
-                Some(d) => self.sums[self.sums.len() - 1] + d,
-                None => self.eval.board_sum(&self.pos).unwrap_or(0),
+                Some(d) => {
+                    let mut sum = self.sums[self.sums.len() - 1];
+                    sum.add(d);
+                    sum
+                }
+                None => self.eval.board_sum(&self.pos),
             };
             self.sums.push(sum);
         }
