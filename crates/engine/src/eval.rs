@@ -55,18 +55,20 @@ const NEAR: usize = ((2 * KING_REACH + 1) * (KING_REACH + 1)) as usize;
 /// Dai dai shogi's mop-up (boards larger than 9x9, see [`Evaluator::mop_up`]):
 /// the material lead (centipawns) from which it starts.
 const MOPUP_LEAD: i32 = 3000;
-/// The lead above [`MOPUP_LEAD`] at which it counts in full.
-const MOPUP_FULL: i32 = 2500;
 /// It starts only when the weaker side has at most this share (n/d) of the
 /// stronger side's material.
 const MOPUP_SHARE: (i32, i32) = (2, 3);
 /// Pieces closer than this many king steps to the weaker king count (on
 /// 17x17 every piece: dai dai shogi's pieces mostly step, and walk far).
 const MOPUP_REACH: i32 = 17;
-/// Centipawns per step of closeness of each such piece.
-const MOPUP_NEAR: i32 = 4;
-/// Centipawns per square the weaker king could step to unattacked.
-const MOPUP_ESCAPE: i32 = 50;
+/// Centipawns per step of closeness of each such piece (the stronger king
+/// left out): enough to outweigh the other terms' noise, so that the army
+/// walks to the king (session 24; 4 before, with a pull that grew with the
+/// lead, left it at home: `bench/results/2026-12-06-s24/`).
+const MOPUP_NEAR: i32 = 15;
+/// Centipawns per square the weaker king could step to unattacked (50
+/// before: chasing the king with one piece paid more than bringing others).
+const MOPUP_ESCAPE: i32 = 20;
 
 /// Values of standard shogi's pieces (P L N S G B R and promoted forms), and
 /// of cannon shogi's cannons: mobility counts only the squares a piece may
@@ -770,12 +772,11 @@ impl<B: BitBoard> Evaluator<B> {
     /// Dai dai shogi's mop-up, from Black's point of view: when one side
     /// leads by [`MOPUP_LEAD`] or more and the other has at most
     /// [`MOPUP_SHARE`] of its material, the stronger side gains for each
-    /// of its pieces near the weaker king and for each square that king
-    /// could no longer step to, growing with the lead to full at
-    /// `MOPUP_LEAD + MOPUP_FULL`. Such a game is won but long to end on
-    /// 17x17 (games reached 800 plies with a lone king left); before it, the
-    /// evaluation is the linear one. Not a linear feature: the tuner does not
-    /// see it. `material` is each colour's (kings 0).
+    /// of its pieces (its king left out) near the weaker king and for each
+    /// square that king could no longer step to. Such a game is won but long
+    /// to end on 17x17 (games reached 800 plies with a lone king left);
+    /// before it, the evaluation is the linear one. Not a linear feature:
+    /// the tuner does not see it. `material` is each colour's (kings 0).
     fn mop_up(&self, pos: &Position<B>, kings: &[Option<Square>; 2], material: [i32; 2]) -> i32 {
         let lead = material[0] - material[1];
         let strong = if lead >= 0 {
@@ -796,6 +797,9 @@ impl<B: BitBoard> Evaluator<B> {
         let (kf, kr) = (g.file(ksq), g.rank(ksq));
         let mut near = 0;
         let mut bb = pos.color_bb(strong);
+        if let Some(own) = kings[strong.index()] {
+            bb = bb & !B::from_square(own);
+        }
         while let Some(sq) = bb.pop() {
             let d = (g.file(sq) - kf).abs().max((g.rank(sq) - kr).abs());
             near += (MOPUP_REACH - d).max(0);
@@ -808,8 +812,7 @@ impl<B: BitBoard> Evaluator<B> {
                 escape += 1;
             }
         }
-        let full = near * MOPUP_NEAR - escape * MOPUP_ESCAPE;
-        let bonus = full * over.min(MOPUP_FULL) / MOPUP_FULL;
+        let bonus = near * MOPUP_NEAR - escape * MOPUP_ESCAPE;
         if strong == Color::Black {
             bonus
         } else {
@@ -1167,6 +1170,12 @@ mod tests {
         );
         assert!(near > far + 20, "{near} against {far}");
         assert_eq!(mop(&rows("8kg7fk", "17", "FK7KG7FK")), 0);
+        // The stronger king does not walk to the weaker one for the mop-up.
+        let mut r = vec!["17"; 17];
+        r[0] = "8kg8";
+        r[14] = "8KG8";
+        r[16] = "FK15FK";
+        assert_eq!(mop(&format!("{} b - 1", r.join("/"))), far);
     }
 
     #[test]
