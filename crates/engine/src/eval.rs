@@ -798,7 +798,7 @@ impl<B: BitBoard> Evaluator<B> {
         let mut near = 0;
         let mut bb = pos.color_bb(strong);
         if let Some(own) = kings[strong.index()] {
-            bb = bb & !B::from_square(own);
+            bb &= !B::from_square(own);
         }
         while let Some(sq) = bb.pop() {
             let d = (g.file(sq) - kf).abs().max((g.rank(sq) - kr).abs());

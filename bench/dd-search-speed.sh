@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Dai dai shogi search speed, builds side by side: each build searches each
+# position of bench/dd/search-positions.tsv to a fixed depth (one thread,
+# 64 MB hash, a fresh process per search), RUNS times in turn. The node
+# counts of a build are the same on every run (a signature of its search);
+# two builds with the same counts search the same tree, and the ratio of
+# their times is their speed ratio. Prints per position each build's nodes
+# and median time, and the ratio of the sums of the median times.
+#
+# Usage: bench/dd-search-speed.sh BUILD [BUILD2 ...]
+# Settings: DEPTH (default 9), RUNS (default 3), POSITIONS (default
+# bench/dd/search-positions.tsv).
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+DEPTH="${DEPTH:-9}"
+RUNS="${RUNS:-3}"
+POSITIONS="${POSITIONS:-$ROOT/bench/dd/search-positions.tsv}"
+[ $# -ge 1 ] || { echo "usage: bench/dd-search-speed.sh BUILD [BUILD2 ...]" >&2; exit 2; }
+echo "== dai dai search to depth $DEPTH, $RUNS runs, load $(cut -d' ' -f1-3 /proc/loadavg)"
+
+# One search: prints "nodes ms" (stdin is held open until the bestmove:
+# at the end of its input the engine stops searching).
+search() {
+  local build="$1" sfen="$2" tmp last
+  tmp="$(mktemp)"
+  {
+    printf 'usi\nsetoption name USI_Variant value daidaishogi\nsetoption name USI_Hash value 64\n'
+    printf 'setoption name Threads value 1\nisready\nusinewgame\nposition sfen %s\ngo depth %s\n' "$sfen" "$DEPTH"
+    while ! grep -q '^bestmove' "$tmp"; do sleep 0.05; done
+    echo quit
+  } | timeout 900 "$build" usi > "$tmp" 2>/dev/null || true
+  last="$(grep '^info depth' "$tmp" | grep -v 'bound' | tail -1)"
+  rm -f "$tmp"
+  echo "$(grep -o 'nodes [0-9]*' <<< "$last" | cut -d' ' -f2) $(grep -o 'time [0-9]*' <<< "$last" | cut -d' ' -f2)"
+}
+
+declare -A total
+while IFS=$'\t' read -r name sfen; do
+  [[ "$name" == \#* || -z "$name" ]] && continue
+  line="$name"
+  for b in "$@"; do
+    times=()
+    nodes=""
+    for _ in $(seq "$RUNS"); do
+      read -r n t < <(search "$b" "$sfen")
+      nodes="$n"
+      times+=("$t")
+    done
+    med="$(printf '%s\n' "${times[@]}" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')"
+    total[$b]=$(( ${total[$b]:-0} + med ))
+    line="$line | $(basename "$b"): nodes $nodes median ${med} ms ($(( nodes * 1000 / (med > 0 ? med : 1) )) nodes/s)"
+  done
+  echo "$line"
+done < "$POSITIONS"
+first="$1"
+for b in "$@"; do
+  echo "$(basename "$b"): total median time ${total[$b]} ms$( [ "$b" != "$first" ] && awk -v a="${total[$first]}" -v c="${total[$b]}" 'BEGIN { printf ", %.2fx the speed of the first", a / c }')"
+done
+echo "load $(cut -d' ' -f1-3 /proc/loadavg)"
