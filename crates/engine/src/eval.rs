@@ -785,9 +785,8 @@ impl<B: BitBoard> Evaluator<B> {
             Color::White
         };
         let weak = !strong;
-        let over = lead.abs() - MOPUP_LEAD;
         let (n, d) = MOPUP_SHARE;
-        if over < 0 || material[weak.index()] * d > material[strong.index()] * n {
+        if lead.abs() < MOPUP_LEAD || material[weak.index()] * d > material[strong.index()] * n {
             return 0;
         }
         let Some(ksq) = kings[weak.index()] else {
@@ -1138,7 +1137,7 @@ mod tests {
                 kept.add(e.move_delta(&pos, m).expect("every dai dai move has a delta"));
                 assert_eq!(kept, e.board_sum(&after), "{}", pos.move_to_usi(m));
                 assert_eq!(e.evaluate_with(&after, kept), e.evaluate(&after));
-                doubles += usize::from(m.mid().is_some() && pos.piece_at(m.mid().unwrap()).is_some());
+                doubles += usize::from(m.mid().and_then(|x| pos.piece_at(x)).is_some());
             }
         }
         // Captures on a lion's intermediate square were among them.
