@@ -9,8 +9,10 @@
 #
 # Usage: bench/dd-search-speed.sh BUILD [BUILD2 ...]
 # Settings: DEPTH (default 9), RUNS (default 3), POSITIONS (default
-# bench/dd/search-positions.tsv).
+# bench/dd/search-positions.tsv), LIMIT (seconds a search may take, 900).
 set -euo pipefail
+# Writing to an engine that died is an error to handle, not a signal.
+trap '' PIPE
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 DEPTH="${DEPTH:-9}"
 RUNS="${RUNS:-3}"
@@ -18,22 +20,41 @@ POSITIONS="${POSITIONS:-$ROOT/bench/dd/search-positions.tsv}"
 [ $# -ge 1 ] || { echo "usage: bench/dd-search-speed.sh BUILD [BUILD2 ...]" >&2; exit 2; }
 echo "== dai dai search to depth $DEPTH, $RUNS runs, load $(cut -d' ' -f1-3 /proc/loadavg)"
 
-# One search: prints "nodes ms" (stdin is held open until the bestmove:
-# at the end of its input the engine stops searching).
+# One search: prints "nodes ms", or stops the script when the engine gave no
+# result (it died, or took more than LIMIT seconds, default 900). The engine
+# runs as a coprocess: its input stays open until its bestmove (at the end
+# of its input it would stop searching), and its end is seen at once.
+LIMIT="${LIMIT:-900}"
 search() {
-  local build="$1" sfen="$2" tmp last
-  tmp="$(mktemp)"
-  {
-    printf 'usi\nsetoption name USI_Variant value daidaishogi\nsetoption name USI_Hash value 64\n'
-    printf 'setoption name Threads value 1\nisready\nusinewgame\nposition sfen %s\ngo depth %s\n' "$sfen" "$DEPTH"
-    while ! grep -q '^bestmove' "$tmp"; do sleep 0.05; done
-    echo quit
-  } | timeout 900 "$build" usi > "$tmp" 2>/dev/null || true
-  last="$(grep '^info depth' "$tmp" | grep -v 'bound' | tail -1)"
-  rm -f "$tmp"
-  echo "$(grep -o 'nodes [0-9]*' <<< "$last" | cut -d' ' -f2) $(grep -o 'time [0-9]*' <<< "$last" | cut -d' ' -f2)"
+  local build="$1" sfen="$2" line last="" nodes ms
+  coproc ENGINE { timeout "$LIMIT" "$build" usi 2>/dev/null; }
+  # (An engine that exits at once takes its pipes with it.)
+  local to="${ENGINE[1]:-}" from="${ENGINE[0]:-}"
+  if [ -n "$to" ] && [ -n "$from" ]; then
+    {
+      printf 'usi\nsetoption name USI_Variant value daidaishogi\nsetoption name USI_Hash value 64\n'
+      printf 'setoption name Threads value 1\nisready\nusinewgame\nposition sfen %s\ngo depth %s\n' "$sfen" "$DEPTH"
+    } >&"$to" 2>/dev/null || true
+  fi
+  while [ -n "$from" ] && IFS= read -r line <&"$from"; do
+    case "$line" in
+      "info depth"*) [[ "$line" == *bound* ]] || last="$line" ;;
+      bestmove*) break ;;
+    esac
+  done
+  [ -z "$to" ] || { echo quit >&"$to"; } 2>/dev/null || true
+  [ -z "${ENGINE_PID:-}" ] || wait "$ENGINE_PID" 2>/dev/null || true
+  nodes="$(grep -o 'nodes [0-9]*' <<< "$last" | cut -d' ' -f2 || true)"
+  ms="$(grep -o 'time [0-9]*' <<< "$last" | cut -d' ' -f2 || true)"
+  if [ -z "$nodes" ] || [ -z "$ms" ]; then
+    echo "error: $build gave no search result for $sfen" >&2
+    return 1
+  fi
+  echo "$nodes $ms"
 }
 
+scratch="$(mktemp)"
+trap 'rm -f "$scratch"' EXIT
 declare -A total
 while IFS=$'\t' read -r name sfen; do
   [[ "$name" == \#* || -z "$name" ]] && continue
@@ -42,7 +63,8 @@ while IFS=$'\t' read -r name sfen; do
     times=()
     nodes=""
     for _ in $(seq "$RUNS"); do
-      read -r n t < <(search "$b" "$sfen")
+      search "$b" "$sfen" > "$scratch" || exit 1
+      read -r n t < "$scratch"
       nodes="$n"
       times+=("$t")
     done
