@@ -26,7 +26,7 @@ echo "== dai dai search to depth $DEPTH, $RUNS runs, load $(cut -d' ' -f1-3 /pro
 # of its input it would stop searching), and its end is seen at once.
 LIMIT="${LIMIT:-900}"
 search() {
-  local build="$1" sfen="$2" line last="" nodes ms
+  local build="$1" sfen="$2" line last="" nodes ms finished=""
   coproc ENGINE { timeout "$LIMIT" "$build" usi 2>/dev/null; }
   # (An engine that exits at once takes its pipes with it.)
   local to="${ENGINE[1]:-}" from="${ENGINE[0]:-}"
@@ -39,14 +39,14 @@ search() {
   while [ -n "$from" ] && IFS= read -r line <&"$from"; do
     case "$line" in
       "info depth"*) [[ "$line" == *bound* ]] || last="$line" ;;
-      bestmove*) break ;;
+      bestmove*) finished=1; break ;;
     esac
   done
   [ -z "$to" ] || { echo quit >&"$to"; } 2>/dev/null || true
   [ -z "${ENGINE_PID:-}" ] || wait "$ENGINE_PID" 2>/dev/null || true
   nodes="$(grep -o 'nodes [0-9]*' <<< "$last" | cut -d' ' -f2 || true)"
   ms="$(grep -o 'time [0-9]*' <<< "$last" | cut -d' ' -f2 || true)"
-  if [ -z "$nodes" ] || [ -z "$ms" ]; then
+  if [ -z "$finished" ] || [ -z "$nodes" ] || [ -z "$ms" ]; then
     echo "error: $build gave no search result for $sfen" >&2
     return 1
   fi
