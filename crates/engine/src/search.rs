@@ -1576,10 +1576,16 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
         rules.attacks(us, kind, to, occ).has(king)
     }
 
+    /// Whether `m` takes an enemy piece: on its destination or (a lion's
+    /// move) on a square it passes. A lion's pass and igui end on the
+    /// lion's own square, which is no capture.
     fn is_capture(&self, m: Move) -> bool {
-        !m.is_drop()
-            && (self.pos.piece_at(m.to()).is_some()
-                || m.mid().is_some_and(|s| self.pos.piece_at(s).is_some()))
+        if m.is_drop() {
+            return false;
+        }
+        let them = !self.pos.side_to_move();
+        let enemy = |s: banmen_rules::Square| self.pos.piece_at(s).is_some_and(|p| p.color == them);
+        enemy(m.to()) || m.mid().is_some_and(enemy)
     }
 
     /// Static exchange evaluation of `m`: the material the side to move
@@ -1660,19 +1666,22 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
         !self.pos.attackers_to(m.to(), them, occ).is_empty()
     }
 
+    /// The ordering value of the enemy pieces `m` takes (a lion's moves may
+    /// take on one or two squares they pass; their own square, where a pass
+    /// or an igui ends, is not taken).
     fn captured_value(&self, m: Move) -> i32 {
         if m.is_drop() {
             return 0;
         }
-        let mut v = self
-            .pos
-            .piece_at(m.to())
-            .map_or(0, |p| self.eval.order_value(p.kind));
+        let them = !self.pos.side_to_move();
+        let value = |s: banmen_rules::Square| match self.pos.piece_at(s) {
+            Some(p) if p.color == them => self.eval.order_value(p.kind),
+            _ => 0,
+        };
+        let mut v = value(m.to());
         if let Some(mid) = m.mid() {
-            v += self
-                .pos
-                .piece_at(mid)
-                .map_or(0, |p| self.eval.order_value(p.kind));
+            v += value(mid);
+            v += m.mid2().map_or(0, value);
         }
         v
     }

@@ -5,7 +5,8 @@
 //! list; make/unmake restores the position and its hash, which equals the hash
 //! of the re-parsed SFEN; SFEN and USI move text round-trip; the fast check
 //! test agrees with the reference attack walk, and no checking move escapes
-//! the quick test `may_give_check`.
+//! the quick test `may_give_check`; the capture generator lists every legal
+//! capture (lion double captures and hook moves included) and no other move.
 
 use banmen_rules::{
     rules_17x17_with, rules_9x9_with, BitBoard, Color, Move, Position, Rules, SfenMode, VariantName,
@@ -50,6 +51,30 @@ fn playout<B: BitBoard>(
             pos.to_sfen()
         );
         prop_assert_eq!(pos.count_legal_moves(), fast.len() as u64);
+        // The capture generator (the quiescence search's) lists every legal
+        // move that takes an enemy piece, on its destination or on a square
+        // a lion passes, in its promoting form where it has one, and nothing
+        // else that is legal.
+        let them = !pos.side_to_move();
+        let takes = |s: banmen_rules::Square| pos.piece_at(s).is_some_and(|p| p.color == them);
+        let mut listed = Vec::new();
+        pos.capture_moves_into(&mut listed);
+        let listed: BTreeSet<Move> = listed.into_iter().filter(|m| fast.contains(m)).collect();
+        for &m in &fast {
+            let captures = m.from().is_some() && (takes(m.to()) || m.mid().is_some_and(takes));
+            let twin = listed.iter().any(|&l| {
+                l.is_promotion()
+                    && !m.is_promotion()
+                    && (l.from(), l.mid(), l.mid2(), l.to()) == (m.from(), m.mid(), m.mid2(), m.to())
+            });
+            prop_assert_eq!(
+                listed.contains(&m) || twin,
+                captures,
+                "capture generator and {} in {}",
+                pos.move_to_usi(m),
+                pos.to_sfen()
+            );
+        }
         let moves: Vec<Move> = fast.into_iter().collect();
         // The fast check test (the search asks it after every move it makes)
         // agrees with the reference attack walk, here and after a quarter of

@@ -104,10 +104,12 @@ impl<B: BitBoard> Position<B> {
         }
     }
 
-    /// The board moves that capture in one move (steps, slides and hops; not
-    /// lion double moves or hook moves), promoting whenever the piece may, for
-    /// a quiescence search. Pseudo-legal: a move may leave the king attacked,
-    /// which the caller tests after making it. `out` is cleared first.
+    /// The board moves that capture, promoting whenever the piece may, for a
+    /// quiescence search: steps, slides, hops, hook moves and (dai dai
+    /// shogi) the lions' moves that take on a square they pass (double
+    /// captures, igui), but not their passes. Pseudo-legal: a move may leave
+    /// the king attacked, which the caller tests after making it. `out` is
+    /// cleared first.
     pub fn capture_moves_into(&self, out: &mut MoveList) {
         out.clear();
         let r = self.rules;
@@ -118,12 +120,37 @@ impl<B: BitBoard> Position<B> {
         let mut own = self.by_color[us.index()];
         while let Some(from) = own.pop() {
             let kind = self.piece_at(from).expect("own piece").kind;
-            let mut targets = r.attacks(us, kind, from, occ) & enemy;
+            let ck = r.ck(us, kind);
+            let mut targets = r.attacks(us, kind, from, occ);
+            if r.hook[ck] != 0 {
+                targets |= self.hook_targets(us, kind, from, occ);
+            }
+            targets &= enemy;
             let promotes = r.kinds[kind.index()].promotes_to.is_some();
             let from_zone = zone.has(from);
             while let Some(to) = targets.pop() {
                 let promote = promotes && (r.promote_on_capture || from_zone || zone.has(to));
                 out.push(Move::board(from, to, promote));
+            }
+            if r.lion[ck] || r.lion_line[ck] {
+                let start = out.len();
+                if r.lion[ck] {
+                    self.lion_double_moves(out, kind, from);
+                }
+                if r.lion_line[ck] {
+                    self.lion_line_moves(out, kind, from, r.lion[ck]);
+                }
+                // Keep the moves that take on a passed square: the plain
+                // captures are above, and a pass takes nothing.
+                let mut kept = start;
+                for i in start..out.len() {
+                    let m = out[i];
+                    if m.mid().is_some_and(|s| enemy.has(s)) {
+                        out[kept] = m;
+                        kept += 1;
+                    }
+                }
+                out.truncate(kept);
             }
         }
     }
