@@ -226,7 +226,7 @@ pub(crate) fn quiet_position<B: BitBoard>(
     let m = pos
         .parse_move(best.trim())
         .map_err(|e| format!("bad move '{best}': {e}"))?;
-    if m.is_promotion() || (!m.is_drop() && pos.piece_at(m.to()).is_some()) {
+    if m.is_promotion() || pos.is_capture(m) {
         return Ok(None);
     }
     Ok(Some(Quiet {

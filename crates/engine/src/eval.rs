@@ -69,6 +69,11 @@ const MOPUP_NEAR: i32 = 15;
 /// Centipawns per square the weaker king could step to unattacked (50
 /// before: chasing the king with one piece paid more than bringing others).
 const MOPUP_ESCAPE: i32 = 20;
+/// What the stronger side gains, at most, for the weaker side's material
+/// gone below the share the mop-up starts at (in proportion: nothing at the
+/// start, all of it against a bare king), so that it trades: an exchange of
+/// equal pieces leaves the lead as it was but brings the bare king nearer.
+const MOPUP_TRADE: i32 = 3000;
 
 /// Values of standard shogi's pieces (P L N S G B R and promoted forms), and
 /// of cannon shogi's cannons: mobility counts only the squares a piece may
@@ -772,8 +777,9 @@ impl<B: BitBoard> Evaluator<B> {
     /// Dai dai shogi's mop-up, from Black's point of view: when one side
     /// leads by [`MOPUP_LEAD`] or more and the other has at most
     /// [`MOPUP_SHARE`] of its material, the stronger side gains for each
-    /// of its pieces (its king left out) near the weaker king and for each
-    /// square that king could no longer step to. Such a game is won but long
+    /// of its pieces (its king left out) near the weaker king, for each
+    /// square that king could no longer step to, and as the weaker side's
+    /// material falls further ([`MOPUP_TRADE`]). Such a game is won but long
     /// to end on 17x17 (games reached 800 plies with a lone king left);
     /// before it, the evaluation is the linear one. Not a linear feature:
     /// the tuner does not see it. `material` is each colour's (kings 0).
@@ -811,7 +817,12 @@ impl<B: BitBoard> Evaluator<B> {
                 escape += 1;
             }
         }
-        let bonus = near * MOPUP_NEAR - escape * MOPUP_ESCAPE;
+        // The weaker side's material below the share (n/d) of the stronger
+        // side's at which the mop-up starts, as a fraction of that share.
+        let share = i64::from(material[strong.index()]) * i64::from(n);
+        let below = share - i64::from(material[weak.index()]) * i64::from(d);
+        let trade = (i64::from(MOPUP_TRADE) * below / share.max(1)) as i32;
+        let bonus = near * MOPUP_NEAR - escape * MOPUP_ESCAPE + trade;
         if strong == Color::Black {
             bonus
         } else {
@@ -1163,8 +1174,9 @@ mod tests {
         };
         let far = mop(&rows("8kg8", "17", "FK7KG7FK"));
         let near = mop(&rows("8kg8", "9FK7", "8KG7FK"));
+        // A bare king: the trade term in full.
         assert!(
-            far < 0,
+            far - MOPUP_TRADE < 0,
             "a free king far away leaves the king its squares: {far}"
         );
         assert!(near > far + 20, "{near} against {far}");
@@ -1175,6 +1187,13 @@ mod tests {
         r[14] = "8KG8";
         r[16] = "FK15FK";
         assert_eq!(mop(&format!("{} b - 1", r.join("/"))), far);
+        // The less the weaker side keeps, the more the mop-up pays (a pawn
+        // far from its king, which takes no square from it).
+        let with_pawn = mop(&rows("8kg7pa", "17", "FK7KG7FK"));
+        assert!(
+            with_pawn > 0 && far > with_pawn + 50,
+            "{with_pawn} against {far}"
+        );
     }
 
     #[test]

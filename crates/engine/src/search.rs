@@ -199,18 +199,18 @@ struct Searcher<'a, B: BitBoard> {
     repetition_loser: Option<Color>,
     /// Drop mates looked for at the quiescence horizon (the 9x9 games).
     drop_mates: Option<DropMates<B>>,
-    /// Continuation history (the 9x9 games; empty on larger boards):
-    /// `[previous piece-to][piece-to]`, how often a quiet move cut off after
-    /// that earlier move (one or two plies before).
+    /// Continuation history (the 9x9 games; empty on 17x17, where it would
+    /// need billions of entries): `[previous piece-to][piece-to]`, how often
+    /// a quiet move cut off after that earlier move (one or two plies before).
     cont: Vec<i16>,
-    /// Piece-to keys: kinds times squares (0 when `cont` is off).
+    /// Piece-to keys: kinds times squares.
     piece_to: usize,
     /// Per ply, the piece-to key of the move that led to it (`NO_KEY` for
-    /// the root, a null move or when `cont` is off).
+    /// the root or a null move).
     keys: Vec<usize>,
     /// Per piece-to key of the opponent's last move, the quiet reply that cut off.
     counter: Vec<Option<Move>>,
-    /// Capture history (the 9x9 games): `[piece-to][captured kind]`, how
+    /// Capture history: `[piece-to][captured kind]`, how
     /// often a capture cut off; orders captures of the same victim.
     capture_history: Vec<i16>,
     /// Per ply, the move left out by a singular-extension search of that node.
@@ -300,18 +300,16 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
         // `attacks` covers, so checks and exchanges can be judged without
         // making the move. Dai dai shogi's lions and hooks are not.
         let nine = !pos.rules().variant.has_multi_leg_moves();
-        let piece_to = if nine {
-            pos.rules().kind_count() * squares
-        } else {
-            0
-        };
-        // The 9x9 games carry their move-ordering statistics from one search
-        // of a game to the next (the table forgets them with the game).
+        let piece_to = pos.rules().kind_count() * squares;
+        let cont_len = if nine { piece_to * piece_to } else { 0 };
+        // The move-ordering statistics go from one search of a game to the
+        // next (the table forgets them with the game).
         let corrections = if nine { 2 * CORRECTION_SIZE } else { 0 };
         let captures = piece_to * pos.rules().kind_count();
-        let kept = if nine { tt.take_histories(id) } else { None }.filter(|h| {
+        let kept = tt.take_histories(id).filter(|h| {
             h.history.len() == 2 * slots * squares
-                && h.cont.len() == piece_to * piece_to
+                && h.cont.len() == cont_len
+                && h.counter.len() == piece_to
                 && h.correction.len() == corrections
                 && h.capture.len() == captures
         });
@@ -319,7 +317,7 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
             Some(h) => (h.history, h.cont, h.counter, h.correction, h.capture),
             None => (
                 vec![0; 2 * slots * squares],
-                vec![0; piece_to * piece_to],
+                vec![0; cont_len],
                 vec![None; piece_to],
                 vec![0; corrections],
                 vec![0; captures],
@@ -438,9 +436,6 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
 
     /// Leaves this thread's move-ordering statistics to the next search of the game.
     fn keep_histories(&mut self) {
-        if self.piece_to == 0 {
-            return;
-        }
         self.tt.keep_histories(
             self.id,
             Histories {
@@ -510,23 +505,23 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
 
     /// The piece-to key of `m` in the current position (before it is made).
     fn key_of(&self, m: Move) -> usize {
-        if self.piece_to == 0 {
-            return NO_KEY;
-        }
         match self.pos.moving_piece(m) {
             Some(p) => p.kind.index() * self.squares + m.to().index(),
             None => NO_KEY,
         }
     }
 
-    /// The capture-history slot of `m` (9x9 games; `None` for a move that
-    /// captures nothing or with the table off).
+    /// The capture-history slot of `m`: its piece-to key and the kind it
+    /// takes on its destination, or else on the square a lion passes
+    /// (`None` for a move that takes nothing).
     fn capture_slot(&self, m: Move) -> Option<usize> {
         let key = self.key_of(m);
         if key == NO_KEY || m.is_drop() {
             return None;
         }
-        let victim = self.pos.piece_at(m.to())?;
+        let them = !self.pos.side_to_move();
+        let enemy = |s| self.pos.piece_at(s).filter(|p| p.color == them);
+        let victim = enemy(m.to()).or_else(|| m.mid().and_then(enemy))?;
         Some(key * self.pos.rules().kind_count() + victim.kind.index())
     }
 
@@ -547,7 +542,7 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
     /// The continuation histories of a quiet move with key `key` at `ply`:
     /// after the opponent's last move and after our own move before it.
     fn cont_score(&self, ply: usize, key: usize) -> i32 {
-        if key == NO_KEY {
+        if key == NO_KEY || self.cont.is_empty() {
             return 0;
         }
         let mut s = 0;
@@ -564,7 +559,7 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
     /// Adds `bonus` (negative: a malus) to the continuation histories of
     /// the quiet move with key `key` at `ply`.
     fn cont_update(&mut self, ply: usize, key: usize, bonus: i32) {
-        if key == NO_KEY {
+        if key == NO_KEY || self.cont.is_empty() {
             return;
         }
         for back in [ply, ply.wrapping_sub(1)] {
@@ -1316,9 +1311,7 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
                         if quiet {
                             self.reward(m, depth, ply, &quiets_tried[..n_quiets]);
                         }
-                        if self.piece_to > 0 {
-                            self.reward_captures(m, depth, &captures_tried[..n_captures]);
-                        }
+                        self.reward_captures(m, depth, &captures_tried[..n_captures]);
                         break;
                     }
                 }
@@ -1495,7 +1488,8 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
 
     /// Whether a table move can be made here without harm: its piece is
     /// ours (or in our hand, onto an empty square) and it does not capture
-    /// our own piece. A guard against a damaged entry, not a legality test.
+    /// our own piece (a lion's pass or igui ends where it started). A guard
+    /// against a damaged entry, not a legality test.
     fn plausible(&self, m: Move) -> bool {
         let us = self.pos.side_to_move();
         let to = self.pos.piece_at(m.to());
@@ -1505,7 +1499,8 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
                 m.from()
                     .and_then(|f| self.pos.piece_at(f))
                     .is_some_and(|p| p.color == us)
-                    && to.is_none_or(|p| p.color != us)
+                    && (to.is_none_or(|p| p.color != us)
+                        || (m.mid().is_some() && m.from() == Some(m.to())))
             }
         }
     }
@@ -1580,12 +1575,7 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
     /// move) on a square it passes. A lion's pass and igui end on the
     /// lion's own square, which is no capture.
     fn is_capture(&self, m: Move) -> bool {
-        if m.is_drop() {
-            return false;
-        }
-        let them = !self.pos.side_to_move();
-        let enemy = |s: banmen_rules::Square| self.pos.piece_at(s).is_some_and(|p| p.color == them);
-        enemy(m.to()) || m.mid().is_some_and(enemy)
+        self.pos.is_capture(m)
     }
 
     /// Static exchange evaluation of `m`: the material the side to move
@@ -1750,7 +1740,7 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
                     (1 << 27) - 2
                 } else if Some(m) == counter {
                     (1 << 27) - 3
-                } else if self.piece_to > 0 {
+                } else if !self.cont.is_empty() {
                     let key = self.key_of(m);
                     let cont = if key == NO_KEY {
                         0
@@ -1777,7 +1767,13 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
             k[1] = k[0];
             k[0] = Some(m);
         }
-        if self.piece_to == 0 {
+        if let Some(&prev) = self.keys.get(ply) {
+            if prev != NO_KEY {
+                self.counter[prev] = Some(m);
+            }
+        }
+        if self.cont.is_empty() {
+            // Dai dai shogi: the history bonuses it was measured with.
             let bonus = (depth * depth).min(400);
             let i = self.history_index(m);
             self.history[i] = gravity(self.history[i], bonus);
@@ -1787,8 +1783,7 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
             }
             return;
         }
-        // The 9x9 games: larger bonuses, continuation histories and the
-        // counter move.
+        // The 9x9 games: larger bonuses and continuation histories.
         let bonus = (32 * depth * depth + 64 * depth).min(2400);
         let i = self.history_index(m);
         self.history[i] = gravity(self.history[i], bonus);
@@ -1797,11 +1792,6 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
             let j = self.history_index(q);
             self.history[j] = gravity(self.history[j], -bonus);
             self.cont_update(ply, self.key_of(q), -bonus);
-        }
-        if let Some(&prev) = self.keys.get(ply) {
-            if prev != NO_KEY {
-                self.counter[prev] = Some(m);
-            }
         }
     }
 }
@@ -1905,6 +1895,57 @@ mod tests {
         };
         let mut searcher = Searcher::new(&pos, Vec::new(), &eval, &tt, &limits, &shared, 0);
         f(&mut searcher)
+    }
+
+    /// Runs `f` on a searcher of `sfen` in dai dai shogi.
+    fn with_dd_searcher<R>(
+        sfen: &str,
+        f: impl FnOnce(&mut Searcher<'_, banmen_rules::Bb320>) -> R,
+    ) -> R {
+        let rules = rules_17x17_with(VariantName::DaiDaiShogi, "").unwrap();
+        let pos = Position::from_sfen(rules, sfen, SfenMode::Strict).unwrap();
+        let eval = Evaluator::new(rules);
+        let (tt, limits, control) = (Table::new(1), Limits::default(), Control::default());
+        let shared = Shared {
+            abort: AtomicBool::new(false),
+            nodes: AtomicU64::new(0),
+            control: &control,
+            start: Instant::now(),
+        };
+        let mut searcher = Searcher::new(&pos, Vec::new(), &eval, &tt, &limits, &shared, 0);
+        f(&mut searcher)
+    }
+
+    /// A lion's pass and igui end on the lion's own square: the pass takes
+    /// nothing and the igui takes only its victim, for the move ordering,
+    /// the capture history and the table-move guard alike.
+    #[test]
+    fn a_lion_pass_is_quiet_and_an_igui_takes_only_its_victim() {
+        let sfen = "8kg8/17/17/17/17/17/17/8pa8/8LN8/17/17/17/17/17/17/17/8KG8 b - 1";
+        with_dd_searcher(sfen, |s| {
+            let moves = s.pos.legal_moves();
+            let stays = |m: &&Move, taken: bool| {
+                m.from() == Some(m.to())
+                    && m.mid()
+                        .is_some_and(|x| s.pos.piece_at(x).is_some() == taken)
+            };
+            let pass = *moves.iter().find(|m| stays(m, false)).expect("a pass");
+            let igui = *moves.iter().find(|m| stays(m, true)).expect("an igui");
+            let pawn = s.pos.piece_at(igui.mid().unwrap()).unwrap().kind;
+            assert!(!s.is_capture(pass));
+            assert_eq!(s.captured_value(pass), 0);
+            assert_eq!(s.capture_slot(pass), None);
+            assert!(s.is_capture(igui));
+            assert_eq!(s.captured_value(igui), s.eval.order_value(pawn));
+            let kinds = s.pos.rules().kind_count();
+            assert_eq!(s.capture_slot(igui).map(|i| i % kinds), Some(pawn.index()));
+            assert!(s.plausible(pass) && s.plausible(igui));
+            // Ordered: the igui with the captures, the pass with the quiet moves.
+            let list: MoveList = vec![pass, igui];
+            let mut scores = Vec::new();
+            s.score_moves(&list, &mut scores, None, 0);
+            assert!(scores[1] >= 1 << 26 && scores[0] < 1 << 26, "{scores:?}");
+        });
     }
 
     /// Plays `moves` in the searcher as the search does (a stack entry per

@@ -62,10 +62,17 @@ fn playout<B: BitBoard>(
         let listed: BTreeSet<Move> = listed.into_iter().filter(|m| fast.contains(m)).collect();
         for &m in &fast {
             let captures = m.from().is_some() && (takes(m.to()) || m.mid().is_some_and(takes));
+            prop_assert_eq!(
+                pos.is_capture(m),
+                captures,
+                "is_capture({})",
+                pos.move_to_usi(m)
+            );
             let twin = listed.iter().any(|&l| {
                 l.is_promotion()
                     && !m.is_promotion()
-                    && (l.from(), l.mid(), l.mid2(), l.to()) == (m.from(), m.mid(), m.mid2(), m.to())
+                    && (l.from(), l.mid(), l.mid2(), l.to())
+                        == (m.from(), m.mid(), m.mid2(), m.to())
             });
             prop_assert_eq!(
                 listed.contains(&m) || twin,

@@ -179,4 +179,23 @@ impl<B: BitBoard> Position<B> {
             None => self.piece_at(m.origin()),
         }
     }
+
+    /// Whether a move takes an enemy piece: on its destination or, for a
+    /// lion's move, on a square it passes (a pass or an igui ends on the
+    /// lion's own square, which is no capture).
+    ///
+    /// ```
+    /// use banmen_rules::{rules_9x9, Position, SfenMode, VariantName};
+    /// let rules = rules_9x9(VariantName::Shogi).unwrap();
+    /// let pos = Position::from_sfen(rules, "4k4/9/9/9/9/9/9/4p4/4K4 b - 1", SfenMode::Strict).unwrap();
+    /// assert!(pos.is_capture(pos.parse_move("5i5h").unwrap()));
+    /// assert!(!pos.is_capture(pos.parse_move("5i4i").unwrap()));
+    /// ```
+    pub fn is_capture(&self, m: Move) -> bool {
+        if m.is_drop() {
+            return false;
+        }
+        let enemy = self.by_color[(!self.side).index()];
+        enemy.has(m.to()) || m.mid().is_some_and(|s| enemy.has(s))
+    }
 }
