@@ -1882,19 +1882,10 @@ mod tests {
         f: impl FnOnce(&mut Searcher<'_, banmen_rules::Bb128>) -> R,
     ) -> R {
         let rules = rules_9x9(variant).unwrap();
-        let pos = Position::from_sfen(rules, sfen, SfenMode::Strict).unwrap();
-        let eval = Evaluator::new(rules);
-        let tt = Table::new(1);
-        let limits = Limits::default();
-        let control = Control::default();
-        let shared = Shared {
-            abort: AtomicBool::new(false),
-            nodes: AtomicU64::new(0),
-            control: &control,
-            start: Instant::now(),
-        };
-        let mut searcher = Searcher::new(&pos, Vec::new(), &eval, &tt, &limits, &shared, 0);
-        f(&mut searcher)
+        searcher_of(
+            &Position::from_sfen(rules, sfen, SfenMode::Strict).unwrap(),
+            f,
+        )
     }
 
     /// Runs `f` on a searcher of `sfen` in dai dai shogi.
@@ -1903,8 +1894,19 @@ mod tests {
         f: impl FnOnce(&mut Searcher<'_, banmen_rules::Bb320>) -> R,
     ) -> R {
         let rules = rules_17x17_with(VariantName::DaiDaiShogi, "").unwrap();
-        let pos = Position::from_sfen(rules, sfen, SfenMode::Strict).unwrap();
-        let eval = Evaluator::new(rules);
+        searcher_of(
+            &Position::from_sfen(rules, sfen, SfenMode::Strict).unwrap(),
+            f,
+        )
+    }
+
+    /// Runs `f` on a searcher of `pos` with the linear evaluation, a fresh
+    /// table and no limits.
+    fn searcher_of<B: BitBoard, R>(
+        pos: &Position<B>,
+        f: impl FnOnce(&mut Searcher<'_, B>) -> R,
+    ) -> R {
+        let eval = Evaluator::new(pos.rules());
         let (tt, limits, control) = (Table::new(1), Limits::default(), Control::default());
         let shared = Shared {
             abort: AtomicBool::new(false),
@@ -1912,7 +1914,7 @@ mod tests {
             control: &control,
             start: Instant::now(),
         };
-        let mut searcher = Searcher::new(&pos, Vec::new(), &eval, &tt, &limits, &shared, 0);
+        let mut searcher = Searcher::new(pos, Vec::new(), &eval, &tt, &limits, &shared, 0);
         f(&mut searcher)
     }
 
@@ -2016,18 +2018,7 @@ mod tests {
             s.pos.unmake_move(m, undo);
         });
         // Dai dai shogi's search keeps no correction history.
-        let rules = rules_17x17_with(VariantName::DaiDaiShogi, "").unwrap();
-        let pos = Position::from_sfen(rules, "startpos", SfenMode::Strict).unwrap();
-        let eval = Evaluator::new(rules);
-        let (tt, limits, control) = (Table::new(1), Limits::default(), Control::default());
-        let shared = Shared {
-            abort: AtomicBool::new(false),
-            nodes: AtomicU64::new(0),
-            control: &control,
-            start: Instant::now(),
-        };
-        let s = Searcher::new(&pos, Vec::new(), &eval, &tt, &limits, &shared, 0);
-        assert_eq!(s.correction_slot(), None);
+        with_dd_searcher("startpos", |s| assert_eq!(s.correction_slot(), None));
     }
 
     /// The capture history: the capture that cut off gains, the captures
