@@ -4,8 +4,10 @@
 # 64 MB hash, a fresh process per search), RUNS times in turn. The node
 # counts of a build are the same on every run (a signature of its search);
 # two builds with the same counts search the same tree, and the ratio of
-# their times is their speed ratio. Prints per position each build's nodes
-# and median time, and the ratio of the sums of the median times.
+# their times is their speed ratio; builds whose counts differ search other
+# trees, and the ratio is then only one of time to depth (the summary says
+# which). Prints per position each build's nodes and median time, and the
+# ratio of the sums of the median times.
 #
 # Usage: bench/dd-search-speed.sh BUILD [BUILD2 ...]
 # Settings: DEPTH (default 9), RUNS (default 3), POSITIONS (default
@@ -56,10 +58,14 @@ search() {
 scratch="$(mktemp)"
 trap 'rm -f "$scratch"' EXIT
 declare -A total
+declare -A same
 while IFS=$'\t' read -r name sfen; do
   [[ "$name" == \#* || -z "$name" ]] && continue
   line="$name"
+  first_nodes=""
+  i=0
   for b in "$@"; do
+    i=$((i + 1))
     times=()
     nodes=""
     for _ in $(seq "$RUNS"); do
@@ -69,13 +75,18 @@ while IFS=$'\t' read -r name sfen; do
       times+=("$t")
     done
     med="$(printf '%s\n' "${times[@]}" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')"
-    total[$b]=$(( ${total[$b]:-0} + med ))
+    total[$i]=$(( ${total[$i]:-0} + med ))
+    [ -n "$first_nodes" ] || first_nodes="$nodes"
+    [ "$nodes" = "$first_nodes" ] || same[$i]=no
     line="$line | $(basename "$b"): nodes $nodes median ${med} ms ($(( nodes * 1000 / (med > 0 ? med : 1) )) nodes/s)"
   done
   echo "$line"
 done < "$POSITIONS"
-first="$1"
+i=0
 for b in "$@"; do
-  echo "$(basename "$b"): total median time ${total[$b]} ms$( [ "$b" != "$first" ] && awk -v a="${total[$first]}" -v c="${total[$b]}" 'BEGIN { printf ", %.2fx the speed of the first", a / c }')"
+  i=$((i + 1))
+  what="the speed of the first"
+  [ -z "${same[$i]:-}" ] || what="as fast to the depth as the first (other nodes: not a speed ratio)"
+  echo "$(basename "$b"): total median time ${total[$i]} ms$( [ "$i" -gt 1 ] && awk -v a="${total[1]}" -v c="${total[$i]}" -v w="$what" 'BEGIN { printf ", %.2fx %s", a / c, w }')"
 done
 echo "load $(cut -d' ' -f1-3 /proc/loadavg)"
