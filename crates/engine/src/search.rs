@@ -1391,9 +1391,9 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
         let nine = self.use_see;
         let generated = !in_check;
         if generated {
-            // The captures alone, without generating every legal move (drops
-            // are most of them in shogi; in dai dai shogi this leaves out the
-            // lion's double captures and the hook movers' turning captures).
+            // The captures alone (lion double captures, igui and hook
+            // movers' captures included), without generating every legal
+            // move: drops are most of them in shogi.
             self.pos.capture_moves_into(&mut moves);
         } else {
             self.pos.legal_moves_into(&mut moves);
@@ -1409,8 +1409,6 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
                 self.lists[ply] = moves;
                 return self.corrected_eval(None);
             }
-        } else {
-            moves.retain(|&m| self.is_capture(m));
         }
         let mut scores = std::mem::take(&mut self.scores[ply]);
         self.score_moves(&moves, &mut scores, tt_move, ply);
