@@ -4,7 +4,8 @@
 //! pseudo-legal move and testing the king; the bulk count agrees with the
 //! list; make/unmake restores the position and its hash, which equals the hash
 //! of the re-parsed SFEN; SFEN and USI move text round-trip; the fast check
-//! test agrees with the reference attack walk, and no checking move escapes
+//! test and the attackers of a square agree with the reference attack walk,
+//! and no checking move escapes
 //! the quick test `may_give_check`; the capture generator lists every legal
 //! capture (lion double captures and hook moves included) and no other move.
 
@@ -121,6 +122,29 @@ fn playout<B: BitBoard>(
                 pos.is_king_attacked(side),
                 pos.is_king_attacked_reference(side)
             );
+            // The attackers of a fifth of the squares (the search's exchange
+            // and defence tests ask them), with the occupancy as it is and
+            // with one piece lifted (as when a piece moves away).
+            let occ = pos.occupied();
+            let lifted = pos.color_bb(!side).squares().nth(c as usize % 7);
+            for sq in pos.rules().geometry.all() {
+                if sq.index() % 5 != c as usize % 5 {
+                    continue;
+                }
+                for o in [Some(occ), lifted.map(|l| occ ^ B::from_square(l))]
+                    .into_iter()
+                    .flatten()
+                {
+                    prop_assert_eq!(
+                        pos.attackers_to(sq, side, o),
+                        pos.attackers_to_reference(sq, side, o),
+                        "attackers of {:?} on square {} in {}",
+                        side,
+                        sq.index(),
+                        pos.to_sfen()
+                    );
+                }
+            }
         }
         if moves.is_empty() {
             break;

@@ -148,25 +148,38 @@ impl<B: BitBoard> Position<B> {
         out
     }
 
-    /// All pieces of `by` that could capture on `sq` with the given occupancy.
+    /// All pieces of `by` that could capture on `sq` with the given occupancy
+    /// (the tables of legal move generation; for tests, the independent
+    /// [`Self::attackers_to_reference`] gives the same).
     pub fn attackers_to(&self, sq: Square, by: Color, occ: B) -> B {
         if self.rules.simple {
             let mut store = LeanStore::default();
             let l = self.gather_lean(by, &mut store);
             self.lean_attackers(&l, sq, occ) & occ
         } else {
-            // Hooks by walking their paths (hook_targets), not by the crossing
-            // squares the fast path uses: the reference generator stays independent.
             let a = self.gather(by);
-            let mut out = self.leap_attackers(&a, sq) | self.line_attackers_walk(by, sq, occ);
-            let mut hooks = a.hooks & occ;
-            while let Some(h) = hooks.pop() {
-                let kind = self.piece_at(h).expect("hook piece").kind;
-                if self.hook_targets(by, kind, h, occ).has(sq) {
-                    out.set(h);
-                }
-            }
-            out & occ
+            self.attackers_with(&a, sq, occ) & occ
         }
+    }
+
+    /// [`Self::attackers_to`] by the reference walk: hooks by walking their
+    /// paths (`hook_targets`) rather than by the crossing squares, lines
+    /// square by square through the pieces' movement lists, sharing no
+    /// table with the fast path.
+    #[doc(hidden)]
+    pub fn attackers_to_reference(&self, sq: Square, by: Color, occ: B) -> B {
+        if self.rules.simple {
+            return self.attackers_to(sq, by, occ);
+        }
+        let a = self.gather(by);
+        let mut out = self.leap_attackers(&a, sq) | self.line_attackers_walk(by, sq, occ);
+        let mut hooks = a.hooks & occ;
+        while let Some(h) = hooks.pop() {
+            let kind = self.piece_at(h).expect("hook piece").kind;
+            if self.hook_targets(by, kind, h, occ).has(sq) {
+                out.set(h);
+            }
+        }
+        out & occ
     }
 }

@@ -16,8 +16,9 @@ impl<B: BitBoard> Position<B> {
             return !self.attackers_to(k, !c, occ).is_empty();
         }
         // The tables of legal move generation, cheapest first, stopping at
-        // the first attacker (`attackers_to` walks the rays and hook paths:
-        // the independent reference, see `is_king_attacked_reference`).
+        // the first attacker (`attackers_to_reference` walks the rays and
+        // hook paths: the independent reference, see
+        // `is_king_attacked_reference`).
         let a = self.gather(!c);
         if !self.leap_attackers(&a, k).is_empty() {
             return true;
@@ -32,7 +33,9 @@ impl<B: BitBoard> Position<B> {
     #[doc(hidden)]
     pub fn is_king_attacked_reference(&self, c: Color) -> bool {
         match self.king_square(c) {
-            Some(k) => !self.attackers_to(k, !c, self.occupied()).is_empty(),
+            Some(k) => !self
+                .attackers_to_reference(k, !c, self.occupied())
+                .is_empty(),
             None => false,
         }
     }
