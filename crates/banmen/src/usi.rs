@@ -54,6 +54,11 @@ struct Session<B: BitBoard> {
     pos: Position<B>,
     /// Every position of the game up to and including `pos`.
     history: Vec<HistoryEntry>,
+    /// The `position` command's start (its SFEN) and moves that gave `pos`:
+    /// the next command that only adds moves to them (as GUIs send one
+    /// each turn) plays just the new ones.
+    start: String,
+    moves: Vec<String>,
 }
 
 impl<B: BitBoard> Clone for Session<B> {
@@ -64,6 +69,8 @@ impl<B: BitBoard> Clone for Session<B> {
             eval_key: self.eval_key.clone(),
             pos: self.pos.clone(),
             history: self.history.clone(),
+            start: self.start.clone(),
+            moves: self.moves.clone(),
         }
     }
 }
@@ -473,7 +480,11 @@ impl Engine {
                     }
                     _ => Arc::new(evaluator(r, &self.settings)),
                 };
-                let mut session = build_session(r, eval, words)?;
+                let prev = match &self.session {
+                    Some(AnySession::Nine(s)) => Some(&**s),
+                    _ => None,
+                };
+                let mut session = build_session(r, eval, words, prev)?;
                 session.eval_key = key;
                 AnySession::Nine(Box::new(session))
             }
@@ -487,7 +498,11 @@ impl Engine {
                     }
                     _ => Arc::new(evaluator(r, &self.settings)),
                 };
-                let mut session = build_session(r, eval, words)?;
+                let prev = match &self.session {
+                    Some(AnySession::Seventeen(s)) => Some(&**s),
+                    _ => None,
+                };
+                let mut session = build_session(r, eval, words, prev)?;
                 session.eval_key = key;
                 AnySession::Seventeen(Box::new(session))
             }
@@ -771,18 +786,36 @@ fn build_session<B: BitBoard>(
     rules: &'static Rules<B>,
     eval: Arc<Evaluator<B>>,
     words: &[&str],
+    prev: Option<&Session<B>>,
 ) -> Result<Session<B>, String> {
     let command = PositionCommand::parse(&words.join(" ")).map_err(|e| e.to_string())?;
     let sfen = command.sfen(rules);
-    // A tsume problem may leave out the attacker's king.
-    let mut pos = Position::from_sfen(rules, sfen, SfenMode::Strict)
-        .or_else(|strict| Position::from_sfen(rules, sfen, SfenMode::Tsume).map_err(|_| strict))
-        .map_err(|e| format!("bad SFEN '{}': {e}", printable(sfen)))?;
-    let mut history = vec![HistoryEntry {
-        hash: pos.hash(),
-        check: pos.in_check(),
-    }];
-    for (i, text) in command.moves.iter().enumerate() {
+    // The previous position when this command only adds moves to its own:
+    // replaying a long game (a dai dai game of 700 plies takes some 15 ms)
+    // would come out of the next search's time.
+    let extends = prev.filter(|p| {
+        std::ptr::eq(p.rules, rules)
+            && p.start == sfen
+            && command.moves.len() >= p.moves.len()
+            && command.moves[..p.moves.len()] == p.moves[..]
+    });
+    let (mut pos, mut history, done) = match extends {
+        Some(p) => (p.pos.clone(), p.history.clone(), p.moves.len()),
+        None => {
+            // A tsume problem may leave out the attacker's king.
+            let pos = Position::from_sfen(rules, sfen, SfenMode::Strict)
+                .or_else(|strict| {
+                    Position::from_sfen(rules, sfen, SfenMode::Tsume).map_err(|_| strict)
+                })
+                .map_err(|e| format!("bad SFEN '{}': {e}", printable(sfen)))?;
+            let history = vec![HistoryEntry {
+                hash: pos.hash(),
+                check: pos.in_check(),
+            }];
+            (pos, history, 0)
+        }
+    };
+    for (i, text) in command.moves.iter().enumerate().skip(done) {
         let m = pos
             .parse_move(text)
             .map_err(|e| format!("move {} '{}': {e}", i + 1, printable(text)))?;
@@ -798,6 +831,8 @@ fn build_session<B: BitBoard>(
         eval_key: String::new(),
         pos,
         history,
+        start: sfen.to_string(),
+        moves: command.moves,
     })
 }
 

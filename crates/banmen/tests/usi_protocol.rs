@@ -915,3 +915,59 @@ fn rook_up_score(e: &mut Engine) -> (Vec<String>, i32) {
     let cp = words[i + 1].parse().unwrap();
     (lines, cp)
 }
+
+/// A `position` that adds moves to the previous one plays only the new ones
+/// (the engine keeps the position); a take-back, another line or another
+/// start is read from its start again. Each step is checked by a move that
+/// is legal only in the position meant (`searchmoves` with no legal move
+/// says so and searches every move).
+#[test]
+fn position_commands_that_add_moves_and_take_back() {
+    let mut e = Engine::start();
+    let only = |e: &mut Engine, position: &str, mv: &str| {
+        e.send(position);
+        e.send(&format!("go depth 1 searchmoves {mv}"));
+        let (lines, best) = e.bestmove(5);
+        let legal_here = !lines.iter().any(|l| l.contains("searching every move"));
+        (legal_here && best == mv, lines)
+    };
+    let (ok, lines) = only(&mut e, "position startpos moves 7g7f 3c3d", "8h2b+");
+    assert!(ok, "{lines:?}");
+    // Added moves: White recaptures, then Black drops the bishop it took.
+    let (ok, lines) = only(&mut e, "position startpos moves 7g7f 3c3d 8h2b+", "3a2b");
+    assert!(ok, "{lines:?}");
+    let (ok, lines) = only(
+        &mut e,
+        "position startpos moves 7g7f 3c3d 8h2b+ 3a2b",
+        "B*5e",
+    );
+    assert!(ok, "{lines:?}");
+    // Taken back two plies: Black to move, no bishop in hand.
+    let (ok, lines) = only(&mut e, "position startpos moves 7g7f 3c3d 8h2b+", "B*5e");
+    assert!(!ok, "{lines:?}");
+    let (ok, lines) = only(&mut e, "position startpos moves 7g7f 3c3d 8h2b+", "3a2b");
+    assert!(ok, "{lines:?}");
+    // Another line from the same start.
+    let (ok, lines) = only(&mut e, "position startpos moves 7g7f 8c8d", "8h2b+");
+    assert!(!ok, "{lines:?}");
+    let (ok, lines) = only(&mut e, "position startpos moves 7g7f 8c8d", "2g2f");
+    assert!(ok, "{lines:?}");
+    // The same moves from another start (Black's 7th-file pawn already
+    // advanced): the bishop's diagonal is open there only.
+    let (ok, lines) = only(&mut e, "position startpos moves 2g2f 8c8d", "8h7g");
+    assert!(!ok, "{lines:?}");
+    let (ok, lines) = only(
+        &mut e,
+        "position sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 1 moves 2g2f 8c8d",
+        "8h7g",
+    );
+    assert!(ok, "{lines:?}");
+    // An illegal added move refuses the command, numbered as in the line.
+    e.send("position sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 1 moves 8c8d 2g2f 8d8c");
+    let lines = e.expect("info string", 5);
+    assert!(
+        lines.iter().any(|l| l.contains("move 3 '8d8c'")),
+        "{lines:?}"
+    );
+    e.quit();
+}
