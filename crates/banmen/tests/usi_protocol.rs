@@ -942,7 +942,7 @@ fn position_commands_that_add_moves_and_take_back() {
         "B*5e",
     );
     assert!(ok, "{lines:?}");
-    // Taken back two plies: Black to move, no bishop in hand.
+    // Taken back one ply: White to move, so no drop of Black's bishop.
     let (ok, lines) = only(&mut e, "position startpos moves 7g7f 3c3d 8h2b+", "B*5e");
     assert!(!ok, "{lines:?}");
     let (ok, lines) = only(&mut e, "position startpos moves 7g7f 3c3d 8h2b+", "3a2b");

@@ -5,9 +5,9 @@
 //! list; make/unmake restores the position and its hash, which equals the hash
 //! of the re-parsed SFEN; SFEN and USI move text round-trip; the fast check
 //! test and the attackers of a square agree with the reference attack walk,
-//! and no checking move escapes
-//! the quick test `may_give_check`; the capture generator lists every legal
-//! capture (lion double captures and hook moves included) and no other move.
+//! and no checking move escapes the quick test `may_give_check`; the
+//! capture generator lists every legal capture (lion double captures and
+//! hook moves included) and no other move.
 
 use banmen_rules::{
     rules_17x17_with, rules_9x9_with, BitBoard, Color, Move, Position, Rules, SfenMode, VariantName,

@@ -165,7 +165,8 @@ impl<B: BitBoard> Position<B> {
     /// [`Self::attackers_to`] by the reference walk: hooks by walking their
     /// paths (`hook_targets`) rather than by the crossing squares, lines
     /// square by square through the pieces' movement lists, sharing no
-    /// table with the fast path.
+    /// table with the fast path. On the boards whose pieces only leap and
+    /// slide (standard shogi, minishogi) both are the one lean path.
     #[doc(hidden)]
     pub fn attackers_to_reference(&self, sq: Square, by: Color, occ: B) -> B {
         if self.rules.simple {
