@@ -303,7 +303,9 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
         let piece_to = pos.rules().kind_count() * squares;
         let cont_len = if nine { piece_to * piece_to } else { 0 };
         // The move-ordering statistics go from one search of a game to the
-        // next (the table forgets them with the game).
+        // next (the table forgets them with the game). Dai dai shogi with a
+        // correction history, or a hashed continuation history, ended no
+        // more games (session 27, bench/results/2026-12-07-s27/).
         let corrections = if nine { 2 * CORRECTION_SIZE } else { 0 };
         let captures = piece_to * pos.rules().kind_count();
         let kept = tt.take_histories(id).filter(|h| {
@@ -357,7 +359,9 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
             use_see: nine,
             hoppers: pos.rules().variant.has_hoppers(),
             // Dai dai shogi with this shape (less the SEE parts) scored 9/3/8
-            // against its own reductions in 20 games at movetime 100: not kept.
+            // against its own reductions in 20 games at movetime 100, and
+            // against banmen-2026-12-01 no better than them (session 27,
+            // bench/results/2026-12-07-s27/): not kept.
             shape: nine,
             repetition_loser: pos.rules().variant.repetition_loser,
             drop_mates: if nine { DropMates::new(pos) } else { None },
