@@ -58,44 +58,74 @@ def material(sfen, values):
 
 
 def sfen_after(start, moves):
-    out = subprocess.run(
-        [BANMEN, "show", "--variant", "daidaishogi", "--sfen", start, "--moves", " ".join(moves)],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
-    return next(l[5:] for l in out.splitlines() if l.startswith("sfen "))
+    """The SFEN after `moves` from `start` (an SFEN, or None: the start position)."""
+    command = [BANMEN, "show", "--variant", "daidaishogi", "--moves", " ".join(moves)]
+    if start is not None:
+        command += ["--sfen", start]
+    run = subprocess.run(command, capture_output=True, text=True)
+    line = next((l for l in run.stdout.splitlines() if l.startswith("sfen ")), None)
+    if run.returncode != 0 or line is None:
+        raise ValueError(f"banmen show refused the game: {run.stderr.strip() or run.stdout.strip()}")
+    return line[5:]
+
+
+def read_record(path):
+    """(start SFEN or None, moves, result, reason, engine 1's colour index)."""
+    text = open(path, encoding="utf-8").read()
+    line = next((l for l in text.splitlines() if l.startswith("position ")), None)
+    fields = {k: v.strip() for k, v in re.findall(r"^# (\w[\w-]*): (.*)$", text, re.M)}
+    if line is None or not {"result", "reason", "black"} <= fields.keys():
+        raise ValueError("not a banmen match record (no position line, or no result, reason or black)")
+    head, _, moves = line.partition(" moves ")
+    words = head.split(maxsplit=2)
+    if words[1:2] == ["startpos"]:
+        start = None
+    elif words[1:2] == ["sfen"] and len(words) == 3:
+        start = words[2]
+    else:
+        raise ValueError(f"unreadable position line: {head}")
+    ours = 0 if "engine 1" in fields["black"] else 1
+    return start, moves.split(), fields["result"], fields["reason"], ours
 
 
 def main():
     if len(sys.argv) < 2:
         sys.exit(__doc__)
-    every = int(sys.argv[2]) if len(sys.argv) > 2 else 50
+    try:
+        every = int(sys.argv[2]) if len(sys.argv) > 2 else 50
+    except ValueError:
+        every = 0
+    if every < 1:
+        sys.exit("EVERY must be a whole number of plies, at least 1")
+    if not os.access(BANMEN, os.X_OK):
+        sys.exit(f"no banmen binary at {BANMEN} (cargo build --release, or set BANMEN)")
     values = piece_values()
     starts, limit_on, decided, games = [], 0, 0, 0
-    for f in sorted(glob.glob(os.path.join(sys.argv[1], "game-*.txt"))):
-        text = open(f).read()
-        line = next(l for l in text.splitlines() if l.startswith("position sfen "))
-        head, _, moves = line.partition(" moves ")
-        start = head[len("position sfen ") :]
-        moves = moves.split()
-        result = re.search(r"# result: (\S+)", text).group(1)
-        reason = re.search(r"# reason: (\S+)", text).group(1)
-        ours = 0 if "engine 1" in re.search(r"# black: (.*)", text).group(1) else 1
+    files = sorted(glob.glob(os.path.join(sys.argv[1], "game-*.txt")))
+    if not files:
+        sys.exit(f"no game-*.txt records in {sys.argv[1]}")
+    for f in files:
+        name = os.path.basename(f)
+        try:
+            start, moves, result, reason, ours = read_record(f)
+            sfens = [sfen_after(start, moves[:ply]) for ply in range(0, len(moves) + 1, every)]
+        except (OSError, UnicodeDecodeError, ValueError) as e:
+            print(f"{name}: skipped: {e}", file=sys.stderr)
+            continue
         row, started = [], None
-        for ply in range(0, len(moves) + 1, every):
-            m = material(sfen_after(start, moves[:ply]), values)
+        for i, sfen in enumerate(sfens):
+            ply = i * every
+            m = material(sfen, values)
             lead = m[ours] - m[1 - ours]
             on = abs(lead) >= MOPUP_LEAD and min(m) * SHARE[1] <= max(m) * SHARE[0]
             if on and started is None:
                 started = ply
-            row.append(f"{lead // 100}{'*' if on else ''}")
+            row.append(f"{int(lead / 100)}{'*' if on else ''}")
         games += 1
         decided += result != "draw"
         if started is not None:
             starts.append(started)
             limit_on += reason == "max-moves"
-        name = os.path.basename(f)
         side = "BW"[ours]
         print(f"{name} {result} {reason} {len(moves)} engine1={side} {' '.join(row)}", flush=True)
     print(f"games {games}, decided {decided}")
