@@ -12,6 +12,8 @@
 # Settings (environment variables):
 #   GAMES        games (default 200)
 #   TC           time control for both, e.g. byoyomi=200 or movetime=180 (default byoyomi=200)
+#   BANMEN_TC    banmen's own time control (default TC; the anchor keeps TC):
+#                for questions such as "would twice the time end more games?"
 #   MAX_PLIES    draw after this many plies (default 512; 800 for daidaishogi)
 #   ADJUDICATE   e.g. score=1500,plies=300 (default: none)
 #   ENTERING_KING  the declaration rule of standard shogi, sent to both engines
@@ -32,6 +34,7 @@ ANCHOR="${1:?usage: bench/vs-anchor.sh fsf|yo|baseline VARIANT}"
 VARIANT="${2:?usage: bench/vs-anchor.sh fsf|yo|baseline VARIANT}"
 GAMES="${GAMES:-200}"
 TC="${TC:-byoyomi=200}"
+BANMEN_TC="${BANMEN_TC:-$TC}"
 if [ "$VARIANT" = daidaishogi ]; then
   MAX_PLIES="${MAX_PLIES:-800}"
 else
@@ -89,10 +92,12 @@ adjudicate=()
 [ -n "${ADJUDICATE:-}" ] && adjudicate=(--adjudicate "$ADJUDICATE")
 entering=()
 [ "$VARIANT" = shogi ] && entering=(--entering-king "${ENTERING_KING:-CSARule27}")
-log "$VARIANT: banmen vs $ANCHOR, $GAMES games at $TC, load $(cut -d' ' -f1-3 /proc/loadavg) (records in $OUT)"
+tc_note="$TC"
+[ "$BANMEN_TC" != "$TC" ] && tc_note="$TC (banmen $BANMEN_TC)"
+log "$VARIANT: banmen vs $ANCHOR, $GAMES games at $tc_note, load $(cut -d' ' -f1-3 /proc/loadavg) (records in $OUT)"
 start=$(date +%s)
 "$BANMEN" match --engine "$BANMEN usi" --engine "$anchor" \
-  --variant "$VARIANT" --games "$GAMES" --tc "$TC" --max-plies "$MAX_PLIES" \
+  --variant "$VARIANT" --games "$GAMES" --tc "$BANMEN_TC" --tc "$TC" --max-plies "$MAX_PLIES" \
   --concurrency "$CONCURRENCY" --out "$OUT" "${options[@]}" "${openings[@]}" "${adjudicate[@]}" "${entering[@]}" \
   | tee "$OUT.summary"
 log "$VARIANT vs $ANCHOR: $(($(date +%s) - start)) s, load $(cut -d' ' -f1-3 /proc/loadavg)"
