@@ -10,8 +10,14 @@ of 3000 or more and the weaker side at most two thirds of the stronger
 side's material). Then a summary: the games decided, the ply each mop-up
 started, and the games that reached the ply limit with the mop-up on.
 
+With NEAR=1 each column also gives, after a slash, the closeness of engine
+1's pieces (its king left out) to the other king, as the mop-up counts it:
+17 less each piece's king-step distance, summed (crates/engine/src/eval.rs:
+MOPUP_REACH); a sum that does not grow while the mop-up is on means the
+army is not coming.
+
 Usage: bench/dd-material.py RECORDS_DIR [EVERY]
-Settings: BANMEN (the banmen binary; default target/release/banmen).
+Settings: BANMEN (the banmen binary; default target/release/banmen), NEAR.
 """
 import glob
 import os
@@ -26,6 +32,8 @@ PARAMS = os.path.join(ROOT, "crates/engine/params/daidaishogi.txt")
 # The mop-up's thresholds (crates/engine/src/eval.rs: MOPUP_LEAD, MOPUP_SHARE).
 MOPUP_LEAD = 3000
 SHARE = (2, 3)
+# The mop-up's reach in king steps (MOPUP_REACH).
+REACH = 17
 
 
 def piece_values():
@@ -55,6 +63,35 @@ def material(sfen, values):
         i += 2
         m[0 if code.isupper() else 1] += values.get(promoted + code.upper(), 0)
     return m
+
+
+def closeness(sfen, ours):
+    """The closeness sum of colour `ours`'s pieces (0: Black) to the other king."""
+    pieces, kings = [], {}
+    for rank, row in enumerate(sfen.split()[0].split("/")):
+        file, i = 17, 0
+        while i < len(row):
+            if row[i].isdigit():
+                j = i
+                while j < len(row) and row[j].isdigit():
+                    j += 1
+                file -= int(row[i:j])
+                i = j
+                continue
+            if row[i] == "+":
+                i += 1
+            code = row[i : i + 2]
+            i += 2
+            colour = 0 if code.isupper() else 1
+            if code.upper() == "KG":
+                kings[colour] = (file, rank)
+            elif colour == ours:
+                pieces.append((file, rank))
+            file -= 1
+    if 1 - ours not in kings:
+        return 0
+    kf, kr = kings[1 - ours]
+    return sum(max(REACH - max(abs(f - kf), abs(r - kr)), 0) for f, r in pieces)
 
 
 def sfen_after(start, moves):
@@ -100,6 +137,7 @@ def main():
     if not os.access(BANMEN, os.X_OK):
         sys.exit(f"no banmen binary at {BANMEN} (cargo build --release, or set BANMEN)")
     values = piece_values()
+    near = os.environ.get("NEAR", "") not in ("", "0")
     starts, limit_on, decided, games = [], 0, 0, 0
     files = sorted(glob.glob(os.path.join(sys.argv[1], "game-*.txt")))
     if not files:
@@ -120,7 +158,10 @@ def main():
             on = abs(lead) >= MOPUP_LEAD and min(m) * SHARE[1] <= max(m) * SHARE[0]
             if on and started is None:
                 started = ply
-            row.append(f"{int(lead / 100)}{'*' if on else ''}")
+            column = f"{int(lead / 100)}{'*' if on else ''}"
+            if near:
+                column += f"/{closeness(sfen, ours)}"
+            row.append(column)
         games += 1
         decided += result != "draw"
         if started is not None:
