@@ -45,29 +45,9 @@ def piece_values():
     return values
 
 
-def material(sfen, values):
-    """Each colour's material (Black, White) of an SFEN's board."""
-    board = sfen.split()[0]
-    m = [0, 0]
-    i = 0
-    while i < len(board):
-        c = board[i]
-        if c.isdigit() or c == "/":
-            i += 1
-            continue
-        promoted = ""
-        if c == "+":
-            promoted = "+"
-            i += 1
-        code = board[i : i + 2]
-        i += 2
-        m[0 if code.isupper() else 1] += values.get(promoted + code.upper(), 0)
-    return m
-
-
-def closeness(sfen, ours):
-    """The closeness sum of colour `ours`'s pieces (0: Black) to the other king."""
-    pieces, kings = [], {}
+def pieces(sfen):
+    """Each piece of an SFEN's board: (file, rank, code with "+" if promoted,
+    colour: 0 Black, 1 White); files count down from 17, ranks from 0 (a)."""
     for rank, row in enumerate(sfen.split()[0].split("/")):
         file, i = 17, 0
         while i < len(row):
@@ -78,20 +58,34 @@ def closeness(sfen, ours):
                 file -= int(row[i:j])
                 i = j
                 continue
-            if row[i] == "+":
-                i += 1
+            promoted = row[i] == "+"
+            i += promoted
             code = row[i : i + 2]
             i += 2
-            colour = 0 if code.isupper() else 1
-            if code.upper() == "KG":
-                kings[colour] = (file, rank)
-            elif colour == ours:
-                pieces.append((file, rank))
+            yield file, rank, "+" * promoted + code.upper(), 0 if code.isupper() else 1
             file -= 1
+
+
+def material(sfen, values):
+    """Each colour's material (Black, White) of an SFEN's board."""
+    m = [0, 0]
+    for _, _, code, colour in pieces(sfen):
+        m[colour] += values.get(code, 0)
+    return m
+
+
+def closeness(sfen, ours):
+    """The closeness sum of colour `ours`'s pieces (0: Black) to the other king."""
+    own, kings = [], {}
+    for file, rank, code, colour in pieces(sfen):
+        if code == "KG":
+            kings[colour] = (file, rank)
+        elif colour == ours:
+            own.append((file, rank))
     if 1 - ours not in kings:
         return 0
     kf, kr = kings[1 - ours]
-    return sum(max(REACH - max(abs(f - kf), abs(r - kr)), 0) for f, r in pieces)
+    return sum(max(REACH - max(abs(f - kf), abs(r - kr)), 0) for f, r in own)
 
 
 def sfen_after(start, moves):
