@@ -1185,8 +1185,8 @@ test("side lines tried while analysing are kept in the game's record: the move l
   await page.context().close();
 });
 
-// Last: it uses up this address's allowance of engine games (other tests need some).
-test("too many engine games from one address: a 429 with its reason, shown next to Start", async () => {
+// Last: it uses up this address's allowance of new games (other tests need some).
+test("too many new games from one address: a 429 with its reason, shown next to Start", async () => {
   // The test server has no limit of open engine games (serve.sh), so the
   // refusal is the limit of new games a minute. That window slides (the
   // earlier tests' games leave it second by second): a slot may free between
@@ -1199,18 +1199,18 @@ test("too many engine games from one address: a 429 with its reason, shown next 
     const page = await newPage();
     await page.waitForFunction(() => document.querySelector("#variant").options.length > 0);
     const r = await page.evaluate(async () => {
-      const made = [];
+      const games = [];
       for (let i = 0; i < 40; i++) {
         const res = await fetch("/api/games", { method: "POST", headers: { "Content-Type": "application/json" },
           body: JSON.stringify({ variant: "shogi", black: "human", white: { engine: { movetime_ms: 100 } } }) });
         const v = await res.json();
-        if (res.status === 429) return { made, status: 429, error: v.error, type: res.headers.get("content-type") };
-        made.push({ id: v.id, token: v.tokens.black });
+        if (res.status === 429) return { games, status: 429, error: v.error, type: res.headers.get("content-type") };
+        games.push({ id: v.id, token: v.tokens.black });
       }
-      return { made, status: null };
+      return { games, status: null };
     });
-    made.push(...r.made);
-    assert.equal(r.status, 429, `no 429 after ${r.made.length} games`);
+    made.push(...r.games);
+    assert.equal(r.status, 429, `no 429 after ${r.games.length} games`);
     assert.match(r.type, /application\/json/);
     assert.match(r.error, /too many .* from this address/);
     if (await page.isHidden("#panel-new")) await page.click("#show-new");
@@ -1234,7 +1234,10 @@ test("too many engine games from one address: a 429 with its reason, shown next 
   assert.ok(refused, "the refusal was never shown next to Start");
   // Resign them: the address's engine games as they were.
   const page = await newPage();
-  await page.evaluate((made) => Promise.all(made.map((g) => fetch(`/api/games/${g.id}/resign`,
-    { method: "POST", headers: { "Content-Type": "application/json", Authorization: `Bearer ${g.token}` }, body: "{}" }))), made);
+  const statuses = await page.evaluate((made) => Promise.all(made.map((g) => fetch(`/api/games/${g.id}/resign`,
+    { method: "POST", headers: { "Content-Type": "application/json", Authorization: `Bearer ${g.token}` }, body: "{}" })
+    .then((res) => res.status))), made);
+  assert.deepEqual(statuses.filter((s) => s !== 200), [], "every game made is resigned");
+  assert.deepEqual(page.errors, []);
   await page.context().close();
 });
