@@ -60,6 +60,14 @@ pub struct TuneArgs {
     /// (comma-separated, e.g. `mob,katt`); the others stay as they start.
     #[arg(long, value_delimiter = ',')]
     pub only: Vec<String>,
+    /// Keep the parameters of the check (every 10 epochs) with the lowest
+    /// held-out loss, not the last epoch's (early stopping)
+    #[arg(long)]
+    pub keep_best: bool,
+    /// Strength of the pull towards the starting parameters (L2, per
+    /// centipawn squared)
+    #[arg(long, default_value_t = 1e-7, allow_negative_numbers = true)]
+    pub l2: f64,
 }
 
 /// Runs the tuner.
@@ -67,6 +75,9 @@ pub fn run(args: &TuneArgs) -> Result<(), String> {
     let name: VariantName = args.variant.parse().map_err(|e| format!("{e}"))?;
     if !(0.0..=1.0).contains(&args.lambda) || !(0.0..1.0).contains(&args.validation) {
         return Err("--lambda must be within 0..=1 and --validation within 0..1".into());
+    }
+    if !(args.l2.is_finite() && args.l2 >= 0.0) {
+        return Err("--l2 must be a number 0 or more".into());
     }
     with_rules!(rules_for(name, &args.rules).map_err(|e| e.to_string())?, r => run_game(r, args))
 }
@@ -114,8 +125,8 @@ fn run_game<B: BitBoard>(rules: &'static Rules<B>, args: &TuneArgs) -> Result<()
         scale: args.scale,
         epochs: args.epochs,
         learning_rate: args.learning_rate,
+        l2: args.l2,
         threads: args.threads.max(1),
-        ..TuneOptions::default()
     };
     let names = eval.names();
     if let Some(p) = args
@@ -136,9 +147,30 @@ fn run_game<B: BitBoard>(rules: &'static Rules<B>, args: &TuneArgs) -> Result<()
         })
         .collect();
     let time = std::time::Instant::now();
-    let tuned = tune(&train, &start, &fixed, &options, &mut |epoch, ce| {
-        eprintln!("epoch {epoch}: training loss {ce:.5}");
-    });
+    if args.keep_best && valid.is_empty() {
+        return Err(
+            "--keep-best needs held-out games (--validation above 0, and data of more games)"
+                .into(),
+        );
+    }
+    let check = args.keep_best.then_some(&valid);
+    let (tuned, epoch) = tune(
+        &train,
+        check,
+        &start,
+        &fixed,
+        &options,
+        &mut |epoch, ce, held| {
+            if held.is_nan() {
+                eprintln!("epoch {epoch}: training loss {ce:.5}");
+            } else {
+                eprintln!("epoch {epoch}: training loss {ce:.5}, held-out loss {held:.5}");
+            }
+        },
+    );
+    if args.keep_best {
+        eprintln!("kept the parameters of epoch {epoch}");
+    }
     let after = loss(&valid, &tuned, args.scale);
     eprintln!(
         "held-out loss {:.5} -> {:.5} (squared error {:.5} -> {:.5}) in {:.0} s",
@@ -166,8 +198,17 @@ fn run_game<B: BitBoard>(rules: &'static Rules<B>, args: &TuneArgs) -> Result<()
         valid.len()
     ));
     text.push_str(&format!(
-        "# held-out cross-entropy {:.5} -> {:.5}\n",
-        before.0, after.0
+        "# held-out cross-entropy {:.5} -> {:.5}{}\n",
+        before.0,
+        after.0,
+        if args.keep_best {
+            format!(
+                " (epoch {epoch} of {}, kept as the best held-out check)",
+                args.epochs
+            )
+        } else {
+            String::new()
+        }
     ));
     for (n, w) in eval.names().iter().zip(eval.weights()) {
         text.push_str(&format!("{n} {w}\n"));

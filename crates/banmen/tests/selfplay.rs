@@ -396,7 +396,7 @@ fn tune_only_fits_the_named_parameters() {
         ],
         &data,
     );
-    let tune = |only: &str, out: &Path| {
+    let tune_with = |only: &str, out: &Path, extra: &[&str]| {
         Command::new(banmen())
             .args([
                 "tune",
@@ -406,7 +406,8 @@ fn tune_only_fits_the_named_parameters() {
                 "--epochs",
                 "20",
             ])
-            .args(["--threads", "1", "--validation", "0.0", "--only", only])
+            .args(["--threads", "1", "--only", only])
+            .args(extra)
             .arg("--data")
             .arg(&data)
             .arg("--out")
@@ -414,6 +415,7 @@ fn tune_only_fits_the_named_parameters() {
             .output()
             .expect("run banmen tune")
     };
+    let tune = |only: &str, out: &Path| tune_with(only, out, &["--validation", "0.0"]);
     let out = dir.join("params.txt");
     let o = tune("hand,handx", &out);
     assert!(o.status.success(), "tune failed: {}", text(&o.stderr));
@@ -446,6 +448,29 @@ fn tune_only_fits_the_named_parameters() {
         text(&o.stderr)
     );
     assert!(!dir.join("none.txt").exists());
+    // Early stopping needs held-out games; the pull must be a number 0 or more.
+    for (extra, says) in [
+        (
+            &["--validation", "0.0", "--keep-best"][..],
+            "--keep-best needs held-out games",
+        ),
+        (&["--l2", "-1"][..], "--l2 must be"),
+    ] {
+        let o = tune_with("hand", &dir.join("none.txt"), extra);
+        assert!(!o.status.success(), "{extra:?} accepted");
+        assert!(text(&o.stderr).contains(says), "{}", text(&o.stderr));
+        assert!(!dir.join("none.txt").exists());
+    }
+    // With held-out games it keeps the best check and says which.
+    let kept = dir.join("kept.txt");
+    let o = tune_with("hand", &kept, &["--validation", "0.5", "--keep-best"]);
+    assert!(o.status.success(), "tune failed: {}", text(&o.stderr));
+    let header = std::fs::read_to_string(&kept).unwrap();
+    assert!(
+        header.contains("of 20, kept as the best held-out check"),
+        "{header}"
+    );
+    assert!(text(&o.stderr).contains("held-out loss"));
 }
 
 /// `banmen train-nnue` fits a net to selfplay data and writes a file that

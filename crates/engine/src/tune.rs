@@ -90,9 +90,13 @@ impl Default for TuneOptions {
 /// mean squared error of the predicted probability.
 pub fn loss(data: &Samples, w: &[i32], scale: f64) -> (f64, f64) {
     let w: Vec<f64> = w.iter().map(|&x| f64::from(x)).collect();
+    loss_f64(data, &w, scale)
+}
+
+fn loss_f64(data: &Samples, w: &[f64], scale: f64) -> (f64, f64) {
     let (mut ce, mut se) = (0.0, 0.0);
     for s in 0..data.len() {
-        let p = sigmoid(data.eval(s, &w) / scale).clamp(1e-9, 1.0 - 1e-9);
+        let p = sigmoid(data.eval(s, w) / scale).clamp(1e-9, 1.0 - 1e-9);
         let t = f64::from(data.target[s]);
         ce -= t * p.ln() + (1.0 - t) * (1.0 - p).ln();
         se += (p - t) * (p - t);
@@ -102,15 +106,20 @@ pub fn loss(data: &Samples, w: &[i32], scale: f64) -> (f64, f64) {
 }
 
 /// Fits parameters to `train`, starting from `initial`; `fixed[i]` keeps
-/// parameter `i` as it is. `progress` receives (epoch, training loss) every
-/// few epochs. Returns the rounded parameters.
+/// parameter `i` as it is. `progress` receives (epoch, training loss,
+/// held-out loss or NaN) every few epochs. With `valid`, the parameters of
+/// the check (every 10 epochs, and the last) with the lowest cross-entropy
+/// on `valid` are returned (early stopping: more epochs then cannot overfit
+/// the held-out games); without, those of the last epoch. Returns the
+/// rounded parameters and the epoch they come from.
 pub fn tune(
     train: &Samples,
+    valid: Option<&Samples>,
     initial: &[i32],
     fixed: &[bool],
     options: &TuneOptions,
-    progress: &mut dyn FnMut(usize, f64),
-) -> Vec<i32> {
+    progress: &mut dyn FnMut(usize, f64, f64),
+) -> (Vec<i32>, usize) {
     let n = initial.len();
     let prior: Vec<f64> = initial.iter().map(|&x| f64::from(x)).collect();
     let mut w = prior.clone();
@@ -119,6 +128,7 @@ pub fn tune(
     let threads = options.threads.max(1);
     let samples = train.len();
     let chunk = samples.div_ceil(threads).max(1);
+    let mut best = valid.map(|v| (loss_f64(v, &w, options.scale).0, w.clone(), 0));
     for epoch in 1..=options.epochs {
         let parts: Vec<(Vec<f64>, f64)> = std::thread::scope(|scope| {
             let handles: Vec<_> = (0..threads)
@@ -170,10 +180,21 @@ pub fn tune(
             w[i] -= options.learning_rate * mh / (vh.sqrt() + eps);
         }
         if epoch % 10 == 0 || epoch == options.epochs {
-            progress(epoch, ce * inv);
+            let mut held = f64::NAN;
+            if let (Some(v), Some(b)) = (valid, best.as_mut()) {
+                held = loss_f64(v, &w, options.scale).0;
+                if held < b.0 {
+                    *b = (held, w.clone(), epoch);
+                }
+            }
+            progress(epoch, ce * inv, held);
         }
     }
-    w.iter().map(|&x| x.round() as i32).collect()
+    let (w, epoch) = match best {
+        Some((_, w, epoch)) => (w, epoch),
+        None => (w, options.epochs),
+    };
+    (w.iter().map(|&x| x.round() as i32).collect(), epoch)
 }
 
 fn sigmoid(x: f64) -> f64 {
@@ -203,12 +224,72 @@ mod tests {
             learning_rate: 5.0,
             ..TuneOptions::default()
         };
-        let w = tune(&data, &[0, 0], &[false, false], &options, &mut |_, _| {});
+        let (w, _) = tune(
+            &data,
+            None,
+            &[0, 0],
+            &[false, false],
+            &options,
+            &mut |_, _, _| {},
+        );
         assert!((220..=380).contains(&w[0]), "{w:?}");
         assert!(w[1].abs() < 60, "{w:?}");
         assert!(loss(&data, &w, 600.0).0 < before);
-        let kept = tune(&data, &[0, 0], &[true, false], &options, &mut |_, _| {});
+        let (kept, _) = tune(
+            &data,
+            None,
+            &[0, 0],
+            &[true, false],
+            &options,
+            &mut |_, _, _| {},
+        );
         assert_eq!(kept[0], 0);
+    }
+
+    /// Few games and many noise features: the last epoch has fitted the
+    /// noise, the kept check has not; it is never worse on the held-out set.
+    #[test]
+    fn keeps_the_best_held_out_check() {
+        let mut rng = Lcg(11);
+        let mut sample = |data: &mut Samples| {
+            let a = (rng.next() % 5) as i32 - 2;
+            let noise = 1 + (rng.next() % 60) as u32;
+            let p = sigmoid(f64::from(300 * a) / 600.0);
+            let won = (rng.next() % 10_000) as f64 / 10_000.0 < p;
+            data.push(&[(0, a), (noise, 1)], if won { 1.0 } else { 0.0 });
+        };
+        let (mut train, mut valid) = (Samples::new(), Samples::new());
+        for _ in 0..300 {
+            sample(&mut train);
+        }
+        for _ in 0..3000 {
+            sample(&mut valid);
+        }
+        let options = TuneOptions {
+            epochs: 800,
+            learning_rate: 10.0,
+            ..TuneOptions::default()
+        };
+        let start = vec![0; 61];
+        let fixed = vec![false; 61];
+        let (last, e) = tune(&train, None, &start, &fixed, &options, &mut |_, _, _| {});
+        assert_eq!(e, 800);
+        let mut checks = 0;
+        let (kept, epoch) = tune(
+            &train,
+            Some(&valid),
+            &start,
+            &fixed,
+            &options,
+            &mut |_, _, v| {
+                assert!(v.is_finite());
+                checks += 1;
+            },
+        );
+        assert_eq!(checks, 80);
+        assert!(epoch < 800, "kept epoch {epoch}");
+        let (k, l) = (loss(&valid, &kept, 600.0).0, loss(&valid, &last, 600.0).0);
+        assert!(k < l, "kept {k} against last {l}");
     }
 
     struct Lcg(u64);
