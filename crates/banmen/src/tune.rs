@@ -285,15 +285,9 @@ pub(crate) fn target(score: i32, result: i32, lambda: f64, scale: f64) -> f64 {
     lambda * from_result + (1.0 - lambda) * from_score
 }
 
-/// The commit the tuner was built from, if git knows it.
+/// The commit the binary was built from (`build.rs`), `unknown` if git did not know it.
 pub(crate) fn commit() -> String {
-    std::process::Command::new("git")
-        .args(["rev-parse", "--short", "HEAD"])
-        .output()
-        .ok()
-        .filter(|o| o.status.success())
-        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
-        .unwrap_or_else(|| "unknown".into())
+    env!("BANMEN_COMMIT").to_string()
 }
 
 /// What [`read_quiet_positions`] read: data lines, positions kept, and

@@ -408,6 +408,7 @@ fn tune_only_fits_the_named_parameters() {
             ])
             .args(["--threads", "1", "--only", only])
             .args(extra)
+            .current_dir(std::env::temp_dir())
             .arg("--data")
             .arg(&data)
             .arg("--out")
@@ -470,6 +471,19 @@ fn tune_only_fits_the_named_parameters() {
         header.contains("of 20, kept as the best held-out check"),
         "{header}"
     );
+    // The header names the commit the binary was built from, even when the
+    // command runs outside the repository (the runs above ran in the
+    // system's temporary folder).
+    let head = Command::new("git")
+        .args(["rev-parse", "--short", "HEAD"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| text(&o.stdout).trim().to_string());
+    if let Some(head) = head {
+        assert!(header.contains(&format!("# commit: {head}\n")), "{header}");
+    }
     assert!(text(&o.stderr).contains("held-out loss"));
 }
 
