@@ -21,13 +21,22 @@ fn main() {
     let commit = git(&root, &["rev-parse", "--short", "HEAD"]).unwrap_or_else(|| "unknown".into());
     println!("cargo:rustc-env=BANMEN_COMMIT={commit}");
     println!("cargo:rerun-if-changed=build.rs");
-    if let Some(dir) = git(&root, &["rev-parse", "--absolute-git-dir"]) {
-        // A new commit or checkout moves HEAD or a branch.
-        // (Only paths that exist: cargo reruns the script on every build
-        // for one that does not.)
+    // A new commit or checkout moves HEAD (in the work tree's git folder)
+    // or a branch (in the common one, which a `git worktree` shares).
+    // Only paths that exist: cargo reruns the script on every build for
+    // one that does not.
+    let dirs = [
+        git(&root, &["rev-parse", "--absolute-git-dir"]),
+        git(
+            &root,
+            &["rev-parse", "--path-format=absolute", "--git-common-dir"],
+        ),
+    ];
+    for dir in dirs.iter().flatten() {
         for f in ["HEAD", "packed-refs", "refs/heads"] {
-            if Path::new(&dir).join(f).exists() {
-                println!("cargo:rerun-if-changed={dir}/{f}");
+            let path = Path::new(dir).join(f);
+            if path.exists() {
+                println!("cargo:rerun-if-changed={}", path.display());
             }
         }
     }

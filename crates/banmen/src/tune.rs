@@ -79,6 +79,9 @@ pub fn run(args: &TuneArgs) -> Result<(), String> {
     if !(args.l2.is_finite() && args.l2 >= 0.0) {
         return Err("--l2 must be a number 0 or more".into());
     }
+    if args.keep_best && args.validation == 0.0 {
+        return Err("--keep-best needs held-out games (--validation above 0)".into());
+    }
     with_rules!(rules_for(name, &args.rules).map_err(|e| e.to_string())?, r => run_game(r, args))
 }
 
