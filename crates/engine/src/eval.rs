@@ -1188,8 +1188,9 @@ mod tests {
         r[16] = "FK15FK";
         assert_eq!(mop(&format!("{} b - 1", r.join("/"))), far);
         // The less the weaker side keeps, the more the mop-up pays (a gold
-        // far from its king, which takes no square from it; a pawn, worth
-        // 20 since generation 3's values, moves it too little to tell).
+        // far from its king, which takes no square from it; a pawn, which
+        // the mop-up counts at the floor of 10 since generation 4's values
+        // put it at -1, moves it too little to tell).
         let with_gold = mop(&rows("8kg7gg", "17", "FK7KG7FK"));
         assert!(
             with_gold > 0 && far > with_gold + 50,
@@ -1237,6 +1238,33 @@ mod tests {
         assert!(value("PA") < value("GG"));
         assert!(value("GG") < value("RO"));
         assert!(value("RO") < value("FK"));
+    }
+
+    /// Dai dai shogi's fitted pawn value is below 0 (generation 4: -1);
+    /// a pawn on its start square is still worth more than none (its rank
+    /// table), and exchanges and the mop-up count it at the floor of 10.
+    #[test]
+    fn a_dai_dai_pawn_still_counts() {
+        let rules = rules_17x17_with(VariantName::DaiDaiShogi, "").unwrap();
+        let e = Evaluator::linear(rules);
+        let pawn = rules.kinds.iter().position(|k| k.code == "PA").unwrap();
+        assert_eq!(e.value[pawn], e.weights()[e.layout.mat + pawn].max(10));
+        assert!(e.value[pawn] >= 10);
+        let mut r = vec!["17"; 17];
+        r[0] = "8kg8";
+        r[16] = "8KG8";
+        let bare = Position::from_sfen(rules, &format!("{} b - 1", r.join("/")), SfenMode::Strict)
+            .unwrap();
+        r[11] = "PA16";
+        let pawn_up =
+            Position::from_sfen(rules, &format!("{} b - 1", r.join("/")), SfenMode::Strict)
+                .unwrap();
+        assert!(
+            e.evaluate(&pawn_up) > e.evaluate(&bare),
+            "{} against {}",
+            e.evaluate(&pawn_up),
+            e.evaluate(&bare)
+        );
     }
 
     #[test]
