@@ -28,6 +28,8 @@ const DEFAULT_HASH_MB: usize = 64;
 const MAX_HASH_MB: usize = 65536;
 const MAX_THREADS: usize = 256;
 const MAX_MULTIPV: usize = 64;
+/// The largest `Contempt`, either way, in centipawns.
+const MAX_CONTEMPT: i32 = 1000;
 /// How long a `go` thinks when its limits could not be read and nothing else
 /// bounds it (a GUI that sent `go depth x` waits for a `bestmove`, not `stop`).
 const FALLBACK_MOVETIME_MS: u64 = 1000;
@@ -90,6 +92,8 @@ struct Settings {
     multipv: usize,
     entering_king: EnteringKingRule,
     ponder: bool,
+    /// Centipawns a drawn repetition counts against the engine (`Contempt`).
+    contempt: i32,
     /// A parameter file for the evaluation (`banmen tune`'s output); empty: the built-in one.
     eval_params: String,
     /// A net file (`banmen train-nnue`'s output); empty: the built-in evaluation.
@@ -152,6 +156,7 @@ pub fn run() -> Result<(), String> {
             multipv: 1,
             entering_king: EnteringKingRule::NoEnteringKing,
             ponder: false,
+            contempt: 0,
             eval_params: String::new(),
             eval_file: String::new(),
             use_nnue: true,
@@ -259,6 +264,9 @@ impl Engine {
         ));
         send(&format!(
             "option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}"
+        ));
+        send(&format!(
+            "option name Contempt type spin default 0 min -{MAX_CONTEMPT} max {MAX_CONTEMPT}"
         ));
         send(&format!(
             "option name EnteringKingRule type combo default NoEnteringKing{}",
@@ -374,6 +382,16 @@ impl Engine {
             "usi_hash" | "hash" => spin(MAX_HASH_MB).map(|n| self.settings.hash_mb = n),
             "threads" => spin(MAX_THREADS).map(|n| self.settings.threads = n),
             "multipv" => spin(MAX_MULTIPV).map(|n| self.settings.multipv = n),
+            "contempt" => match value.parse::<i32>() {
+                Ok(n) if (-MAX_CONTEMPT..=MAX_CONTEMPT).contains(&n) => {
+                    self.settings.contempt = n;
+                    Ok(())
+                }
+                _ => Err(format!(
+                    "Contempt must be a number from -{MAX_CONTEMPT} to {MAX_CONTEMPT}, not '{}'",
+                    printable(&value)
+                )),
+            },
             "usi_ponder" => match value.as_str() {
                 "true" | "false" => {
                     self.settings.ponder = value == "true";
@@ -556,6 +574,7 @@ impl Engine {
             multipv: self.settings.multipv,
             threads: self.settings.threads,
             entering_king: self.settings.entering_king,
+            contempt: self.settings.contempt,
         };
         let handle = match self.session.as_ref().expect("prepared") {
             AnySession::Nine(s) => spawn(

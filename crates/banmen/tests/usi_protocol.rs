@@ -177,6 +177,7 @@ fn usi_answers_id_options_and_usiok() {
         "USI_Hash type spin",
         "Threads type spin",
         "MultiPV type spin",
+        "Contempt type spin default 0 min -1000 max 1000",
         "EnteringKingRule type combo default NoEnteringKing var NoEnteringKing var CSARule24 var CSARule27 var TryRule",
         "Rules type string",
         "EvalParams type string",
@@ -311,12 +312,34 @@ fn eval_params_load_a_parameter_file() {
 }
 
 #[test]
+fn contempt_scores_a_repetition_against_the_engine() {
+    let mut e = Engine::start();
+    // White's rook back to 8b repeats the start position: a draw, worth
+    // minus the contempt to the engine (White, to move).
+    let go = "go depth 4 searchmoves 7b8b";
+    for (contempt, cp) in [("0", "0"), ("40", "-40"), ("-40", "40")] {
+        e.send(&format!("setoption name Contempt value {contempt}"));
+        e.send("position startpos moves 2h3h 8b7b 3h2h");
+        let (lines, best) = e.bestmove_after(go);
+        assert_eq!(best, "7b8b");
+        let last = lines.iter().rev().find(|l| l.starts_with("info depth 4 "));
+        assert!(
+            last.is_some_and(|l| l.contains(&format!(" score cp {cp} "))),
+            "Contempt {contempt}: {lines:?}"
+        );
+    }
+    e.quit();
+}
+
+#[test]
 fn every_option_is_accepted_and_bad_values_are_refused() {
     let mut e = Engine::start();
     for good in [
         "setoption name USI_Hash value 16",
         "setoption name Threads value 2",
         "setoption name MultiPV value 2",
+        "setoption name Contempt value -1000",
+        "setoption name Contempt value 0",
         "setoption name EnteringKingRule value CSARule27",
         "setoption name USI_Ponder value true",
         "setoption name USI_Variant value cannonshogi",
@@ -340,6 +363,8 @@ fn every_option_is_accepted_and_bad_values_are_refused() {
         "setoption name USI_Hash value 0",
         "setoption name Threads value -1",
         "setoption name MultiPV value 1000",
+        "setoption name Contempt value 1001",
+        "setoption name Contempt value two",
         "setoption name EnteringKingRule value CSARule99",
         "setoption name USI_Variant value chess",
         "setoption name Rules value flying-cannon=sideways",

@@ -62,6 +62,11 @@ pub struct SearchOptions {
     pub threads: usize,
     /// The declaration rule in force (decides `bestmove win`).
     pub entering_king: EnteringKingRule,
+    /// Contempt in centipawns: a draw by repetition counts this much
+    /// against the side to move at the root (and as much for the other
+    /// side), so that a positive value avoids draws and a negative one
+    /// seeks them. 0: a draw is worth 0 to both.
+    pub contempt: i32,
 }
 
 impl Default for SearchOptions {
@@ -70,6 +75,7 @@ impl Default for SearchOptions {
             multipv: 1,
             threads: 1,
             entering_king: EnteringKingRule::NoEnteringKing,
+            contempt: 0,
         }
     }
 }

@@ -87,6 +87,7 @@ pub fn search<B: BitBoard>(
         start,
     };
     let threads = options.threads.max(1);
+    let draw = draw_scores(pos.side_to_move(), options.contempt);
     std::thread::scope(|scope| {
         for id in 1..threads {
             let stack = stack.clone();
@@ -94,16 +95,27 @@ pub fn search<B: BitBoard>(
             let moves = moves.clone();
             scope.spawn(move || {
                 let mut helper = Searcher::new(pos, stack, eval, tt, limits, shared, id);
+                helper.draw = draw;
                 helper.iterate(&moves, 1, &|_| {});
                 helper.keep_histories();
             });
         }
         let mut main = Searcher::new(pos, stack, eval, tt, limits, &shared, 0);
+        main.draw = draw;
         let result = main.iterate(&moves, options.multipv.max(1), report);
         shared.abort.store(true, Ordering::Relaxed);
         main.keep_histories();
         result
     })
+}
+
+/// What a drawn repetition scores for the side to move, by its colour, with
+/// `contempt` against `root` (the side to move at the root): below 0 for it
+/// when the contempt is positive, as much above 0 for the other side.
+fn draw_scores(root: Color, contempt: i32) -> [i32; 2] {
+    let mut draw = [contempt; 2];
+    draw[root.index()] = -contempt;
+    draw
 }
 
 /// The legal moves, restricted to `searchmoves` where any of those is legal.
@@ -197,6 +209,9 @@ struct Searcher<'a, B: BitBoard> {
     shape: bool,
     /// Who loses a plain repetition (minishogi: Black); `None`: a draw.
     repetition_loser: Option<Color>,
+    /// What a drawn repetition scores for the side to move, by its colour:
+    /// [`SearchOptions::contempt`] against the root's side to move.
+    draw: [i32; 2],
     /// Drop mates looked for at the quiescence horizon (the 9x9 games).
     drop_mates: Option<DropMates<B>>,
     /// Continuation history (the 9x9 games; empty on 17x17, where it would
@@ -364,6 +379,7 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
             // bench/results/2026-12-07-s27/): not kept.
             shape: nine,
             repetition_loser: pos.rules().variant.repetition_loser,
+            draw: [0; 2],
             drop_mates: if nine { DropMates::new(pos) } else { None },
             cont,
             piece_to,
@@ -939,7 +955,7 @@ impl<'a, B: BitBoard> Searcher<'a, B> {
                     // Minishogi: sennichite loses for Black.
                     Some(c) if c == self.pos.side_to_move() => -PERPETUAL_CHECK,
                     Some(_) => PERPETUAL_CHECK,
-                    None => 0,
+                    None => self.draw[self.pos.side_to_move().index()],
                 }
             });
         }

@@ -1,8 +1,8 @@
 //! The search finds mates, wins material and only plays legal moves.
 
 use banmen_engine::{
-    find_mate, search, BestMove, Control, Evaluator, Limits, MateResult, Score, SearchOptions,
-    Table,
+    find_mate, search, BestMove, Control, Evaluator, HistoryEntry, Limits, MateResult, Score,
+    SearchOptions, Table,
 };
 use banmen_rules::{rules_9x9, Position, SfenMode, VariantName};
 use std::sync::atomic::Ordering;
@@ -102,6 +102,70 @@ fn never_returns_an_illegal_move() {
             best(sfen, depth);
         }
     }
+}
+
+/// Searches White's move after `2h3h 8b7b 3h2h` from the start position
+/// to `depth`, with `contempt`, among `only` (all moves when empty): the
+/// rook back with 7b8b repeats the start position. The move and its score.
+fn with_contempt(contempt: i32, only: &[&str], depth: i32) -> (String, i32) {
+    let rules = rules_9x9(VariantName::Shogi).unwrap();
+    let mut pos = Position::from_sfen(rules, rules.variant.start_sfen, SfenMode::Strict).unwrap();
+    let mut history = vec![HistoryEntry {
+        hash: pos.hash(),
+        check: false,
+    }];
+    for text in ["2h3h", "8b7b", "3h2h"] {
+        pos.make_move(pos.parse_move(text).unwrap());
+        history.push(HistoryEntry {
+            hash: pos.hash(),
+            check: false,
+        });
+    }
+    let limits = Limits {
+        depth: Some(depth),
+        searchmoves: only.iter().map(|m| pos.parse_move(m).unwrap()).collect(),
+        ..Limits::default()
+    };
+    let options = SearchOptions {
+        contempt,
+        ..SearchOptions::default()
+    };
+    let eval = Evaluator::new(rules);
+    let r = search(
+        &pos,
+        &history,
+        &eval,
+        &Table::new(4),
+        &limits,
+        &options,
+        &Control::default(),
+        &|_| {},
+    );
+    match r.best {
+        BestMove::Move(m, _) => (pos.move_to_usi(m), r.score),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn contempt_scores_a_repetition_against_the_side_to_move() {
+    // The repetition is a draw, worth minus the contempt to White (the side
+    // to move at the root), whatever the depth.
+    for depth in [3, 4] {
+        for contempt in [0, 50, -50] {
+            assert_eq!(
+                with_contempt(contempt, &["7b8b"], depth),
+                ("7b8b".to_string(), -contempt),
+                "contempt {contempt}, depth {depth}"
+            );
+        }
+    }
+    // Seeking a draw (contempt far below 0), White repeats; avoiding one
+    // (far above), it plays anything else.
+    assert_eq!(with_contempt(-500, &[], 4), ("7b8b".to_string(), 500));
+    let (m, score) = with_contempt(500, &[], 4);
+    assert_ne!(m, "7b8b");
+    assert!(score > -500, "{m} {score}");
 }
 
 #[test]
